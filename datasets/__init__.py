@@ -1,0 +1,1 @@
+"""Training data: a scene generator and converters for the real labelled photos."""

@@ -1,0 +1,37 @@
+"""The game of Rummikub as pure logic: tiles, editions, sets, rule presets, solver, referee, scoring.
+
+No I/O and no image code lives here; the vision pipeline and the service build on this package.
+"""
+
+from engine.editions import EDITIONS, STANDARD, Edition, get_edition, inventory_problems
+from engine.errors import ImpossibleStateError, NotationError, RummiError
+from engine.melds import Reading, SetKind, SetVerdict, classify, is_valid_set, set_value
+from engine.notation import format_sets, format_tiles, parse_sets, parse_tile, parse_tiles
+from engine.tiles import JOKER, Colour, JokerKind, Tile, sort_tiles
+
+__all__ = [
+    "EDITIONS",
+    "JOKER",
+    "STANDARD",
+    "Colour",
+    "Edition",
+    "ImpossibleStateError",
+    "JokerKind",
+    "NotationError",
+    "Reading",
+    "RummiError",
+    "SetKind",
+    "SetVerdict",
+    "Tile",
+    "classify",
+    "format_sets",
+    "format_tiles",
+    "get_edition",
+    "inventory_problems",
+    "is_valid_set",
+    "parse_sets",
+    "parse_tile",
+    "parse_tiles",
+    "set_value",
+    "sort_tiles",
+]

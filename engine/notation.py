@@ -1,0 +1,119 @@
+"""The text notation for tiles, racks and tables, parsed and printed round-trip.
+
+* A tile is a colour letter and a number: ``k`` black, ``b`` blue, ``o`` orange (``y`` is read
+  as orange), ``r`` red: ``r7``, ``k13``, ``o1``. A joker is ``J``; Twist's special jokers are
+  ``Jd`` (double), ``Jm`` (mirror), ``Jc`` (colour change), ``Js`` (standard); Expert's coloured
+  jokers are ``Jk``, ``Jb``, ``Jo``, ``Jr``.
+* Tiles are separated by spaces (commas are accepted too); sets by ``|``.
+* Input is case-insensitive and forgiving about spaces; output is canonical.
+
+    >>> from engine.notation import parse_sets, format_sets
+    >>> format_sets(parse_sets(" R5 r6  r7|k9 b9 O9 "))
+    'r5 r6 r7 | k9 b9 o9'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Sequence
+
+from engine.editions import Edition, get_edition
+from engine.errors import NotationError
+from engine.tiles import COLOUR_LETTERS, JokerKind, Tile
+
+_TOKEN = re.compile(r"[^\s,|]+")
+_NUMBERED = re.compile(r"^([a-z])(\d+)$")
+_JOKER_SUFFIX = {k.value: k for k in JokerKind if k not in (JokerKind.COLOURED,)}
+
+
+def _read_token(token: str, edition: Edition, text: str, position: int) -> Tile:
+    low = token.lower()
+    tile: Tile
+    if low.startswith("j") and not low[1:].isdigit():
+        suffix = low[1:]
+        if suffix in _JOKER_SUFFIX:
+            tile = Tile(joker=_JOKER_SUFFIX[suffix])
+        elif suffix in COLOUR_LETTERS:
+            tile = Tile(joker=JokerKind.COLOURED, colour=COLOUR_LETTERS[suffix])
+        else:
+            raise NotationError(
+                f'"{token}": unknown joker (J, Jd, Jm, Jc, Js, or Jk/Jb/Jo/Jr)', text, position
+            )
+        if not edition.holds(tile):
+            tile = _fallback_joker(tile, edition, token, text, position)
+        return tile
+    match = _NUMBERED.match(low)
+    if not match:
+        raise NotationError(
+            f'"{token}": not a tile (write a colour letter k/b/o/r and a number, e.g. r7, or J)',
+            text,
+            position,
+        )
+    letter, digits = match.groups()
+    if letter not in COLOUR_LETTERS:
+        raise NotationError(
+            f'"{token}": unknown colour "{letter}" (k black, b blue, o or y orange, r red)',
+            text,
+            position,
+        )
+    tile = Tile(number=int(digits), colour=COLOUR_LETTERS[letter])
+    if not edition.holds(tile):
+        raise NotationError(f'"{token}": {edition.explain_missing(tile)}', text, position)
+    return tile
+
+
+def _fallback_joker(tile: Tile, edition: Edition, token: str, text: str, position: int) -> Tile:
+    """A plain ``J`` in a box without plain jokers means that box's ordinary joker.
+
+    Twist calls its ordinary joker ``Js``; users (and the camera) write ``J`` for it.
+    """
+    if tile.joker is JokerKind.PLAIN:
+        for candidate in (Tile(joker=JokerKind.STANDARD),):
+            if edition.holds(candidate):
+                return candidate
+    raise NotationError(f'"{token}": {edition.explain_missing(tile)}', text, position)
+
+
+def parse_tile(text: str, edition: Edition | str | None = None) -> Tile:
+    """Read exactly one tile."""
+    tiles = parse_tiles(text, edition)
+    if len(tiles) != 1:
+        raise NotationError(f"expected one tile, got {len(tiles)}", text)
+    return tiles[0]
+
+
+def parse_tiles(text: str, edition: Edition | str | None = None) -> list[Tile]:
+    """Read a list of tiles (a rack, or one set). ``|`` is not allowed here."""
+    if not isinstance(text, str):
+        raise NotationError("tiles must be given as text, e.g. 'r5 r6 r7'")
+    if "|" in text:
+        raise NotationError("'|' separates sets; a rack is one list of tiles", text, text.index("|"))
+    ed = get_edition(edition)
+    return [_read_token(m.group(), ed, text, m.start()) for m in _TOKEN.finditer(text)]
+
+
+def parse_sets(text: str, edition: Edition | str | None = None) -> list[list[Tile]]:
+    """Read a table: sets separated by ``|``. Empty text is an empty table."""
+    if not isinstance(text, str):
+        raise NotationError("a table must be given as text, e.g. 'r5 r6 r7 | k9 b9 o9'")
+    ed = get_edition(edition)
+    sets: list[list[Tile]] = []
+    offset = 0
+    parts = text.split("|")
+    if len(parts) == 1 and not text.strip():
+        return []
+    for part in parts:
+        tiles = [_read_token(m.group(), ed, text, offset + m.start()) for m in _TOKEN.finditer(part)]
+        if not tiles:
+            raise NotationError("empty set between '|' separators", text, min(offset, len(text) - 1))
+        sets.append(tiles)
+        offset += len(part) + 1
+    return sets
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    return " ".join(str(t) for t in tiles)
+
+
+def format_sets(sets: Iterable[Sequence[Tile]]) -> str:
+    return " | ".join(format_tiles(s) for s in sets)

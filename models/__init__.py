@@ -1,0 +1,1 @@
+"""Trained weights the code ships (ONNX), each folder with a MODEL_CARD.md."""

@@ -1,0 +1,1 @@
+"""Photo -> tiles -> layout -> game state. Inference uses onnxruntime, OpenCV and numpy only."""
