@@ -31,6 +31,7 @@ test: venv system
 # Training needs torch + ultralytics (several GB); kept out of the runtime venv on purpose.
 train-venv:
 	test -x .venv-train/bin/python || $(PY) -m venv .venv-train
+	.venv-train/bin/python -m pip install -q setuptools==80.9.0 wheel==0.48.0
 	.venv-train/bin/python -m pip install -q -r requirements/train.txt
 	.venv-train/bin/python -m pip install -q --no-deps --no-build-isolation -e .
 
