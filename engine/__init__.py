@@ -7,9 +7,16 @@ from engine.editions import EDITIONS, STANDARD, Edition, get_edition, inventory_
 from engine.errors import ImpossibleStateError, NotationError, RummiError
 from engine.melds import Reading, SetKind, SetVerdict, classify, is_valid_set, set_value
 from engine.notation import format_sets, format_tiles, parse_sets, parse_tile, parse_tiles
+from engine.rules import DEFAULT_PRESET, PRESETS, BankEmptyScoring, MatchEnd, Rules, get_rules
 from engine.tiles import JOKER, Colour, JokerKind, Tile, sort_tiles
 
 __all__ = [
+    "DEFAULT_PRESET",
+    "PRESETS",
+    "BankEmptyScoring",
+    "MatchEnd",
+    "Rules",
+    "get_rules",
     "EDITIONS",
     "JOKER",
     "STANDARD",
