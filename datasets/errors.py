@@ -1,0 +1,9 @@
+"""Errors for dataset commands: bad labels, missing sources, unusable folders."""
+
+from __future__ import annotations
+
+from engine.errors import RummiError
+
+
+class DatasetError(RummiError):
+    """A dataset (source or output) is missing, malformed or inconsistent."""

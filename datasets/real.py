@@ -1,0 +1,150 @@
+"""Converts the shared real photos (polygon labels) into our dataset layout.
+
+Source: an ultralytics-style export with ``data.yaml`` (class *names*, alphabetical) and
+``{train,valid}/{images,labels}``; each label line is ``CLASS x1 y1 ... xn yn``, a polygon in
+0..1 coordinates. Names are mapped to engine notation (``black_7`` -> ``k7``), never indices.
+Each polygon becomes the minimum-area rectangle around it, turned so its top is where the
+number's ink is (see :func:`datasets.geometry.ink_offset`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import cv2
+import numpy as np
+
+from datasets.classes import UnknownClassError, source_name_to_notation
+from datasets.errors import DatasetError
+from datasets.geometry import CROP_SIZE, flip_quad, ink_offset, min_area_quad, warp_crop
+from datasets.progress import Progress
+from datasets.scene import ORIENTATION_INK, LabelledTile, Scene
+from datasets.sessions import session_of, split_by_session, val_ranges
+from datasets import writer
+
+DEFAULT_SOURCE = Path("/work/shared/datasets/rummikub-photos")
+SOURCE_CREDIT = (
+    "Roboflow Universe rummikue/rummikub-nvypk-8cwem v1, a copy of jonasbuehler/rummikub-nvypk "
+    "by Jonas Bühler, CC BY 4.0"
+)
+SOURCE_SPLITS = ("train", "valid")
+
+
+@dataclass(frozen=True)
+class SourcePhoto:
+    image: Path
+    label: Path
+    source_split: str
+    session: tuple[str, int]
+
+
+def read_class_names(source: Path) -> list[str]:
+    """The export's class names in index order, from its ``data.yaml``."""
+    import yaml  # dev/training dependency; only dataset commands need it
+
+    path = source / "data.yaml"
+    if not path.is_file():
+        raise DatasetError(f"{path} not found: is {source} a labelled photo export?")
+    data = yaml.safe_load(path.read_text())
+    names = data.get("names") if isinstance(data, dict) else None
+    if isinstance(names, dict):
+        names = [names[k] for k in sorted(names)]
+    if not isinstance(names, list) or not names:
+        raise DatasetError(f"{path}: no class names")
+    return [str(n) for n in names]
+
+
+def list_photos(source: Path) -> list[SourcePhoto]:
+    photos = []
+    for split in SOURCE_SPLITS:
+        for image in sorted((source / split / "images").glob("*.jpg")):
+            label = source / split / "labels" / f"{image.stem}.txt"
+            photos.append(SourcePhoto(image, label, split, session_of(image.name)))
+    if not photos:
+        raise DatasetError(f"no photos under {source}/{{train,valid}}/images")
+    return photos
+
+
+def parse_polygon_line(line: str, names: list[str], where: str) -> tuple[str, np.ndarray]:
+    """(notation, Nx2 normalised points) of one label line; DatasetError names the bad line."""
+    parts = line.split()
+    try:
+        class_index = int(parts[0])
+        values = [float(v) for v in parts[1:]]
+    except (ValueError, IndexError) as error:
+        raise DatasetError(f"{where}: not 'CLASS x1 y1 ... xn yn': {line.strip()!r}") from error
+    if not 0 <= class_index < len(names):
+        raise DatasetError(f"{where}: class {class_index} outside 0..{len(names) - 1}")
+    if len(values) < 6 or len(values) % 2:
+        raise DatasetError(f"{where}: a polygon needs at least 3 (x, y) pairs, got {len(values)} numbers")
+    points = np.asarray(values, dtype=np.float64).reshape(-1, 2)
+    if points.min() < -0.01 or points.max() > 1.01:
+        raise DatasetError(f"{where}: coordinates outside 0..1")
+    try:
+        notation = source_name_to_notation(names[class_index])
+    except UnknownClassError as error:
+        raise DatasetError(f"{where}: {error}") from error
+    return notation, points.clip(0.0, 1.0)
+
+
+def photo_scene(photo: SourcePhoto, names: list[str]) -> Scene:
+    """Read one photo and its polygons as a :class:`Scene` with upright-ordered corners."""
+    image = cv2.imread(str(photo.image))
+    if image is None:
+        raise DatasetError(f"{photo.image}: not a readable image")
+    height, width = image.shape[:2]
+    tiles = []
+    lines = photo.label.read_text().splitlines() if photo.label.exists() else []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        notation, points = parse_polygon_line(line, names, f"{photo.label.name} line {number}")
+        quad = min_area_quad(points * [width, height])
+        offset = ink_offset(warp_crop(image, quad, CROP_SIZE))
+        if offset > 0:  # ink in the lower half: the top is the other short side
+            quad = flip_quad(quad)
+        tiles.append(LabelledTile(notation, quad, ORIENTATION_INK, min(1.0, abs(offset))))
+    prefix, number = photo.session
+    return Scene(
+        name=f"{prefix}-{number}",
+        image=image,
+        tiles=tiles,
+        meta={"source_file": f"{photo.source_split}/images/{photo.image.name}", "session": prefix,
+              "number": number, "source_split": photo.source_split},
+    )
+
+
+def convert(source: Path, out_dir: Path, val_fraction: float = 0.2, show_progress: bool = True) -> dict:
+    """Convert every photo under ``source`` into ``out_dir``; returns the manifest."""
+    source, out_dir = Path(source), Path(out_dir)
+    if not source.is_dir():
+        raise DatasetError(f"{source}: no such folder (pass --source)")
+    names = read_class_names(source)
+    photos = list_photos(source)
+    split = split_by_session(p.session for p in photos)
+    writer.prepare(out_dir)
+    summaries, crop_rows = [], []
+    with Progress(len(photos), "real", enabled=show_progress) as bar:
+        for photo, scene in _scenes(photos, names):
+            summary, rows = writer.write_scene(out_dir, scene, split[photo.session], source_jpeg=photo.image)
+            summaries.append(summary)
+            crop_rows.extend(rows)
+            bar.advance()
+    return writer.finish(out_dir, summaries, crop_rows, {
+        "kind": "real",
+        "source": str(source),
+        "credit": SOURCE_CREDIT,
+        "val_policy": (
+            "by shooting session: per file-name prefix, the highest-numbered 20% of photos (a "
+            "contiguous number block) are val; the export's own random train/valid split is not "
+            "used because neighbouring numbers show the same table"
+        ),
+        "val_ranges": val_ranges(split),
+    })
+
+
+def _scenes(photos: list[SourcePhoto], names: list[str]) -> Iterator[tuple[SourcePhoto, Scene]]:
+    for photo in photos:
+        yield photo, photo_scene(photo, names)
