@@ -45,10 +45,17 @@ class Reading:
     kind: SetKind
     stands_for: tuple[Tile, ...]
     jokers: tuple[Tile, ...]
+    #: For each joker, every tile it stands for: one tile for most jokers, two for Twist's
+    #: double joker, none for the mirror joker (an axis worth 0). Empty: one tile each, as ``jokers``.
+    represents: tuple[tuple[Tile, ...], ...] = ()
 
     @property
     def value(self) -> int:
         return sum(t.face_value for t in self.stands_for)
+
+    def joker_tiles(self) -> tuple[tuple[Tile, ...], ...]:
+        """Per joker (input order) the tiles it stands for; see ``represents``."""
+        return self.represents or tuple((t,) for t in self.jokers)
 
 
 @dataclass(frozen=True)
@@ -76,13 +83,26 @@ class SetVerdict:
         return max((r.value for r in self.readings), default=0)
 
     def joker_meanings(self) -> list[list[Tile]]:
-        """For each joker (in input order), every tile it may stand for."""
+        """For each joker (in input order), every tile it may stand for.
+
+        A double joker's meaning is its lower tile here; :meth:`joker_options` has both.
+        """
         count = sum(1 for t in self.tiles if t.is_joker)
         out: list[list[Tile]] = [[] for _ in range(count)]
         for reading in self.readings:
             for i, tile in enumerate(reading.jokers):
                 if tile not in out[i]:
                     out[i].append(tile)
+        return out
+
+    def joker_options(self) -> list[list[tuple[Tile, ...]]]:
+        """For each joker (in input order), every group of tiles it may stand for."""
+        count = sum(1 for t in self.tiles if t.is_joker)
+        out: list[list[tuple[Tile, ...]]] = [[] for _ in range(count)]
+        for reading in self.readings:
+            for i, tiles in enumerate(reading.joker_tiles()):
+                if tiles not in out[i]:
+                    out[i].append(tiles)
         return out
 
     def describe(self) -> str:
@@ -92,10 +112,12 @@ class SetVerdict:
             return f"{text}: invalid, {self.reason}"
         kinds = sorted({r.kind.value for r in self.readings})
         line = f"{text}: {' or '.join(kinds)} worth {self.value}"
-        meanings = self.joker_meanings()
-        if meanings:
-            parts = [" or ".join(str(t) for t in m) for m in meanings]
+        options = self.joker_options()
+        if options:
+            parts = [" or ".join("+".join(str(t) for t in o) or "mirror" for o in opts) for opts in options]
             line += " (J = " + "; ".join(parts) + ")"
+        for note in self.notes:
+            line += f"; {note}"
         return line
 
 
