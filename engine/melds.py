@@ -17,12 +17,13 @@ for the opening is the best of them, since the player chooses where the joker st
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from engine.editions import Edition, get_edition
+from engine.editions import EDITIONS, Edition, get_edition
 from engine.notation import format_tiles
 from engine.tiles import Colour, JokerKind, Tile
 
@@ -202,9 +203,23 @@ def classify(tiles: Sequence[Tile], edition: Edition | str | None = None) -> Set
 
     Handles plain jokers, Twist's standard joker and Expert's coloured jokers. Twist's special
     jokers (double, mirror, colour change) are read by :mod:`engine.twist`.
+
+    The solver and the referee ask about the same few sets again and again, so verdicts for the
+    built-in editions are cached (a verdict is immutable, so sharing it is safe).
     """
     ed = get_edition(edition)
     given = tuple(tiles)
+    if EDITIONS.get(ed.name) is ed:
+        return _classify_cached(given, ed.name)
+    return _classify(given, ed)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _classify_cached(given: tuple[Tile, ...], edition_name: str) -> SetVerdict:
+    return _classify(given, EDITIONS[edition_name])
+
+
+def _classify(given: tuple[Tile, ...], ed: Edition) -> SetVerdict:
     if any(t.joker is not None and t.joker.is_special for t in given):
         from engine.twist import classify_twist
 

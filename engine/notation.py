@@ -22,14 +22,17 @@ from engine.errors import NotationError
 from engine.tiles import COLOUR_LETTERS, JokerKind, Tile
 
 _TOKEN = re.compile(r"[^\s,|]+")
-_NUMBERED = re.compile(r"^([a-z])(\d+)$")
+# ASCII digits only: str.isdigit() and \d also accept digits of other scripts ("r٧").
+_NUMBERED = re.compile(r"^([a-z])([0-9]+)$", re.ASCII)
 _JOKER_SUFFIX = {k.value: k for k in JokerKind if k not in (JokerKind.COLOURED,)}
 
 
 def _read_token(token: str, edition: Edition, text: str, position: int) -> Tile:
     low = token.lower()
     tile: Tile
-    if low.startswith("j") and not low[1:].isdigit():
+    if low.startswith("j") and low[1:].isascii() and low[1:].isdigit():
+        raise NotationError(f'"{token}": a joker has no number; write J alone', text, position)
+    if low.startswith("j"):
         suffix = low[1:]
         if suffix in _JOKER_SUFFIX:
             tile = Tile(joker=_JOKER_SUFFIX[suffix])
@@ -117,3 +120,79 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
 
 def format_sets(sets: Iterable[Sequence[Tile]]) -> str:
     return " | ".join(format_tiles(s) for s in sets)
+
+
+# --- JSON form -----------------------------------------------------------------------------------
+# A tile is an object with its notation text and its parts, so a program can read either:
+#   {"text": "r7", "colour": "red", "number": 7}      {"text": "J", "joker": "plain"}
+#   {"text": "Jd", "joker": "double"}                  {"text": "Jr", "joker": "coloured", "colour": "red"}
+# A set is a list of tiles; a table is a list of sets. On input a tile may also be the bare text
+# ("r7"), and an object needs either "text" or its parts. See docs/notation.md.
+
+_JOKER_NAMES = {
+    JokerKind.PLAIN: "plain",
+    JokerKind.STANDARD: "standard",
+    JokerKind.DOUBLE: "double",
+    JokerKind.MIRROR: "mirror",
+    JokerKind.COLOUR_CHANGE: "colour_change",
+    JokerKind.COLOURED: "coloured",
+}
+_JOKER_BY_NAME = {name: kind for kind, name in _JOKER_NAMES.items()}
+_COLOUR_BY_NAME = {c.label: c for c in COLOUR_LETTERS.values()} | {"yellow": COLOUR_LETTERS["y"]}
+
+
+def tile_to_json(tile: Tile) -> dict[str, object]:
+    """The JSON object for one tile (see the comment above for its shape)."""
+    out: dict[str, object] = {"text": str(tile)}
+    if tile.joker is not None:
+        out["joker"] = _JOKER_NAMES[tile.joker]
+    if tile.colour is not None:
+        out["colour"] = tile.colour.label
+    if tile.number is not None:
+        out["number"] = tile.number
+    return out
+
+
+def tile_from_json(value: object, edition: Edition | str | None = None) -> Tile:
+    """Read a tile from its JSON form (an object or the bare notation text), checked against ``edition``."""
+    if isinstance(value, str):
+        return parse_tile(value, edition)
+    if not isinstance(value, dict):
+        raise NotationError(f"a tile is text like 'r7' or an object, got {type(value).__name__}")
+    if "text" in value:
+        return parse_tile(str(value["text"]), edition)
+    return parse_tile(_text_from_parts(value), edition)
+
+
+def _text_from_parts(value: dict) -> str:
+    colour_name = value.get("colour")
+    colour = None
+    if colour_name is not None:
+        colour = _COLOUR_BY_NAME.get(str(colour_name).lower()) or COLOUR_LETTERS.get(str(colour_name).lower())
+        if colour is None:
+            raise NotationError(f"unknown colour {colour_name!r} (black, blue, orange, red)")
+    if "joker" in value:
+        kind = _JOKER_BY_NAME.get(str(value["joker"]).lower())
+        if kind is None:
+            raise NotationError(f"unknown joker {value['joker']!r}; known: {', '.join(_JOKER_BY_NAME)}")
+        if kind is JokerKind.COLOURED:
+            if colour is None:
+                raise NotationError("a coloured joker needs a colour")
+            return f"J{colour.letter}"
+        return f"J{kind.value}"
+    number = value.get("number")
+    if colour is None or not isinstance(number, int) or isinstance(number, bool):
+        raise NotationError("a numbered tile needs a colour and a whole number, e.g. {'colour': 'red', 'number': 7}")
+    return f"{colour.letter}{number}"
+
+
+def sets_to_json(sets: Iterable[Sequence[Tile]]) -> list[list[dict[str, object]]]:
+    """A table (list of sets) in JSON form."""
+    return [[tile_to_json(t) for t in s] for s in sets]
+
+
+def sets_from_json(value: object, edition: Edition | str | None = None) -> list[list[Tile]]:
+    """Read a table from its JSON form: a list of sets, each a list of tiles."""
+    if not isinstance(value, list) or not all(isinstance(s, list) for s in value):
+        raise NotationError("a table is a list of sets, each a list of tiles")
+    return [[tile_from_json(t, edition) for t in s] for s in value]

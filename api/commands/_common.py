@@ -1,0 +1,44 @@
+"""Helpers shared by the sub-commands: reading ``NAME=tiles`` arguments and printing JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Sequence
+
+from engine.editions import Edition
+from engine.errors import NotationError, RummiError
+from engine.notation import parse_tiles
+from engine.tiles import Tile
+
+
+def parse_named_racks(values: Sequence[str] | None, edition: Edition | str | None) -> dict[str, list[Tile]]:
+    """Read ``--rack "B=r4 b8"`` arguments into ``{"B": [r4, b8]}``, keeping their order."""
+    racks: dict[str, list[Tile]] = {}
+    for value in values or ():
+        name, sep, tiles = value.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise RummiError(f"--rack {value!r}: write PLAYER=TILES, e.g. --rack \"B=r4 b8\"")
+        if name in racks:
+            raise RummiError(f"--rack: player {name!r} given twice")
+        try:
+            racks[name] = parse_tiles(tiles, edition)
+        except NotationError as error:
+            raise RummiError(f"rack of {name}: {error.reason} (in {tiles.strip()!r})") from None
+    return racks
+
+
+def print_json(payload: dict[str, Any]) -> None:
+    """One JSON object on stdout, as ``--json`` promises."""
+    json.dump(payload, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def error_payload(error: RummiError) -> dict[str, Any]:
+    """A user error as the single JSON object ``--json`` prints (exit code 2)."""
+    payload: dict[str, Any] = {"error": str(error)}
+    if isinstance(error, NotationError):
+        payload["reason"] = error.reason
+        payload["position"] = error.position
+    return payload

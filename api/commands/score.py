@@ -1,0 +1,96 @@
+"""`rummi score`: the points of one game under a named rule preset.
+
+    rummi score --preset pressman_us_2009 --winner A --rack "B=r4 b8" --rack "C=k10 k11 o2"
+    rummi score --preset pl_wikipedia_tournament --bank-empty --rack "A=r1" --rack "B=r5" ...
+    rummi score --list-presets
+
+Exit 0 on success, 2 on bad input. ``--set RULE=VALUE`` overrides one rule of the preset.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from api.commands._common import error_payload, parse_named_racks, print_json
+from engine.errors import RummiError
+from engine.rules import DEFAULT_PRESET, PRESETS, get_rules, parse_override, presets_markdown
+from engine.scoring import NotOpened, score_game
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "score",
+        help="score one game under a rule preset",
+        description=__doc__.splitlines()[0],
+        epilog="Presets: " + ", ".join(PRESETS) + ". See docs/rules-presets.md.",
+    )
+    parser.add_argument("--preset", default=DEFAULT_PRESET, help=f"rule preset (default {DEFAULT_PRESET})")
+    parser.add_argument("--set", action="append", metavar="RULE=VALUE", default=[], help="override one rule")
+    parser.add_argument("--winner", help="the player who went out (with --bank-empty: optional)")
+    parser.add_argument(
+        "--rack", action="append", metavar="PLAYER=TILES", help='tiles left on a rack, e.g. "B=r4 b8 J"'
+    )
+    parser.add_argument("--bank-empty", action="store_true", help="the pool ran dry; the lowest rack wins")
+    parser.add_argument(
+        "--not-opened",
+        action="append",
+        metavar="PLAYER=WHY",
+        default=[],
+        help=f"a player who never opened: {', '.join(k.value for k in NotOpened)} (tournament presets)",
+    )
+    parser.add_argument("--list-presets", action="store_true", help="print the presets and their rules")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    try:
+        rules = get_rules(args.preset, **dict(parse_override(o) for o in args.set))
+        if args.list_presets:
+            if args.json:
+                print_json({"default": DEFAULT_PRESET, "presets": {n: r.to_dict() for n, r in PRESETS.items()}})
+            else:
+                print(presets_markdown())
+            return EXIT_OK
+        result = score_game(
+            _racks(args, rules.edition),
+            rules,
+            winner=args.winner,
+            bank_empty=args.bank_empty,
+            not_opened=_not_opened(args.not_opened),
+        )
+    except RummiError as error:
+        if not args.json:
+            raise
+        print_json(error_payload(error))
+        return EXIT_BAD_INPUT
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        print(result.describe())
+    return EXIT_OK
+
+
+def _racks(args: argparse.Namespace, edition: str) -> dict[str, list]:
+    racks = parse_named_racks(args.rack, edition)
+    if not racks:
+        raise RummiError('give every losing player\'s rack, e.g. --rack "B=r4 b8"')
+    if args.winner and args.winner not in racks:
+        if args.bank_empty:
+            raise RummiError(f"with --bank-empty give the winner's rack too (--rack \"{args.winner}=...\")")
+        racks = {args.winner: [], **racks}
+    return racks
+
+
+def _not_opened(values: list[str]) -> dict[str, NotOpened]:
+    out: dict[str, NotOpened] = {}
+    for value in values:
+        player, _, why = value.partition("=")
+        try:
+            out[player.strip()] = NotOpened(why.strip().lower().replace("-", "_"))
+        except ValueError:
+            known = ", ".join(k.value for k in NotOpened)
+            raise RummiError(f"--not-opened {value!r}: write PLAYER=WHY, WHY one of {known}") from None
+    return out
