@@ -1,0 +1,181 @@
+"""What a turn changed on the table: which tiles came from the rack, which left, where sets went.
+
+The camera sees two tables, not the moves between them. Equal tiles cannot be told apart, so
+this module settles for the explanation with the fewest moves: a tile is taken to have stayed
+in the set it was in whenever that set's tiles are still together ("the set's heir"), then to
+have moved from another table set, and only then to have come from the rack. The referee
+(:mod:`engine.referee`) asks its questions of this explanation.
+
+    >>> from engine.notation import parse_sets
+    >>> changes = read_changes(parse_sets("r5 r6 r7 | k9 b9 o9"), parse_sets("r4 r5 r6 r7 | k9 b9 o9"))
+    >>> [str(t) for t in changes.played], changes.intact_before, changes.heir
+    (['r4'], (1,), {0: 0, 1: 1})
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+from engine.tiles import Tile, sort_tiles
+
+Sets = Sequence[Sequence[Tile]]
+
+#: Where a tile on the table after the turn came from: a before-set's index, or RACK.
+RACK = -1
+
+
+@dataclass(frozen=True)
+class TableChanges:
+    """The fewest-moves explanation of how ``before`` became ``after``.
+
+    * ``played``: tiles on the table after that were not on it before (they came from a rack).
+    * ``removed``: tiles on the table before that are gone.
+    * ``intact_before`` / ``intact_after``: indices of sets that are unchanged (same tiles, any
+      order), paired position by position.
+    * ``heir``: for each before-set, the after-set that holds most of its numbered tiles
+      (``None`` when none of them is left on the table).
+    * ``sources``: for each after-set, the origin of each of its tiles, in its tile order:
+      a before-set index or :data:`RACK`.
+    """
+
+    before: tuple[tuple[Tile, ...], ...]
+    after: tuple[tuple[Tile, ...], ...]
+    played: tuple[Tile, ...]
+    removed: tuple[Tile, ...]
+    intact_before: tuple[int, ...]
+    intact_after: tuple[int, ...]
+    heir: dict[int, int | None]
+    sources: tuple[tuple[int, ...], ...]
+
+    @property
+    def table_changed(self) -> bool:
+        """True when any set that was on the table was touched (played onto, split, moved)."""
+        return len(self.intact_before) != len(self.before)
+
+    def own_count(self, after_index: int) -> int:
+        """How many tiles of an after-set came from the rack."""
+        return sum(1 for s in self.sources[after_index] if s == RACK)
+
+    def is_own_set(self, after_index: int) -> bool:
+        """True when every tile of the after-set came from the rack (a brand-new set)."""
+        return self.own_count(after_index) == len(self.after[after_index])
+
+    def tiles_from(self, after_index: int, source: int) -> list[Tile]:
+        """The tiles of an after-set whose origin is ``source`` (a before-set or RACK)."""
+        tiles = self.after[after_index]
+        return [t for t, s in zip(tiles, self.sources[after_index]) if s == source]
+
+    def extended(self, before_index: int) -> bool:
+        """True when all tiles of a before-set sit together in one after-set, with others added."""
+        heir = self.heir[before_index]
+        if heir is None:
+            return False
+        return not (Counter(self.before[before_index]) - Counter(self.after[heir]))
+
+
+def read_changes(before: Sets, after: Sets) -> TableChanges:
+    """Explain the change from ``before`` to ``after`` with as few tile moves as possible."""
+    before_sets = tuple(tuple(s) for s in before)
+    after_sets = tuple(tuple(s) for s in after)
+    total_before = Counter(t for s in before_sets for t in s)
+    total_after = Counter(t for s in after_sets for t in s)
+    intact_before, intact_after = _pair_intact(before_sets, after_sets)
+    heir = _heirs(before_sets, after_sets, intact_before, intact_after)
+    sources = _attribute(before_sets, after_sets, heir)
+    return TableChanges(
+        before=before_sets,
+        after=after_sets,
+        played=tuple(sort_tiles((total_after - total_before).elements())),
+        removed=tuple(sort_tiles((total_before - total_after).elements())),
+        intact_before=tuple(intact_before),
+        intact_after=tuple(intact_after),
+        heir=heir,
+        sources=sources,
+    )
+
+
+def _pair_intact(before: tuple[tuple[Tile, ...], ...], after: tuple[tuple[Tile, ...], ...]) -> tuple[list[int], list[int]]:
+    """Pair before-sets with after-sets holding exactly the same tiles."""
+    free_after = list(range(len(after)))
+    pairs_before: list[int] = []
+    pairs_after: list[int] = []
+    after_counts = [Counter(s) for s in after]
+    for b, tiles in enumerate(before):
+        wanted = Counter(tiles)
+        for a in free_after:
+            if after_counts[a] == wanted:
+                pairs_before.append(b)
+                pairs_after.append(a)
+                free_after.remove(a)
+                break
+    return pairs_before, pairs_after
+
+
+def _heirs(
+    before: tuple[tuple[Tile, ...], ...],
+    after: tuple[tuple[Tile, ...], ...],
+    intact_before: list[int],
+    intact_after: list[int],
+) -> dict[int, int | None]:
+    """For each before-set, the after-set that kept most of its numbered tiles.
+
+    Numbered tiles decide, because jokers are what moves when a set is manipulated. An intact
+    set's heir is its pair; the others choose among the after-sets that are not intact pairs.
+    """
+    heir: dict[int, int | None] = dict(zip(intact_before, intact_after))
+    candidates = [a for a in range(len(after)) if a not in intact_after]
+    after_counts = {a: Counter(t for t in after[a] if not t.is_joker) for a in candidates}
+    for b, tiles in enumerate(before):
+        if b in heir:
+            continue
+        numbered = Counter(t for t in tiles if not t.is_joker)
+        best, best_shared = None, 0
+        for a in candidates:
+            shared = sum((numbered & after_counts[a]).values())
+            if shared > best_shared:
+                best, best_shared = a, shared
+        heir[b] = best
+    return heir
+
+
+def _attribute(
+    before: tuple[tuple[Tile, ...], ...],
+    after: tuple[tuple[Tile, ...], ...],
+    heir: dict[int, int | None],
+) -> tuple[tuple[int, ...], ...]:
+    """Give each tile instance of each after-set an origin, preferring that tiles stayed put."""
+    pool: dict[int, Counter[Tile]] = {b: Counter(tiles) for b, tiles in enumerate(before)}
+    sources: list[list[int | None]] = [[None] * len(tiles) for tiles in after]
+    # Pass 1: a tile in the heir of its own set stayed where it was.
+    for a, tiles in enumerate(after):
+        for b in (b for b, h in heir.items() if h == a):
+            for i, tile in enumerate(tiles):
+                if sources[a][i] is None and pool[b][tile] > 0:
+                    pool[b][tile] -= 1
+                    sources[a][i] = b
+    # Pass 2: a tile that left its set moved from elsewhere on the table. Numbered tiles
+    # first; then freed jokers go to the sets with the most rack tiles, the reading most
+    # favourable to the player when a rack joker and a freed joker cannot be told apart.
+    def take_from_table(a: int, i: int) -> None:
+        for b in range(len(before)):
+            if pool[b][after[a][i]] > 0:
+                pool[b][after[a][i]] -= 1
+                sources[a][i] = b
+                return
+
+    for a, tiles in enumerate(after):
+        for i, tile in enumerate(tiles):
+            if sources[a][i] is None and not tile.is_joker:
+                take_from_table(a, i)
+
+    def unsourced(a: int) -> int:
+        return sum(1 for t, s in zip(after[a], sources[a]) if s is None and not t.is_joker)
+
+    for a in sorted(range(len(after)), key=unsourced, reverse=True):
+        for i, tile in enumerate(after[a]):
+            if sources[a][i] is None and tile.is_joker:
+                take_from_table(a, i)
+    # Pass 3: whatever is left came from the rack.
+    return tuple(tuple(RACK if s is None else s for s in row) for row in sources)
