@@ -1,0 +1,77 @@
+"""Shared resources handed to routes with ``Depends``: settings, the scanner, the storage.
+
+The scanner's ONNX sessions take a while to load and hold a lot of memory, so there is one per
+process, loaded on the first scan (not at start-up: `rummi serve` answers at once and a service
+that never scans never pays for it) and shared by every request after that.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
+
+import anyio
+import anyio.to_thread
+from fastapi import Request
+
+from api.settings import Settings
+
+if TYPE_CHECKING:
+    from api.corrections import CorrectionStore
+    from vision.scanner import Scanner
+
+T = TypeVar("T")
+
+
+class ScannerHolder:
+    """Loads the scanner once, on first use, whichever thread asks first."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._lock = threading.Lock()
+        self._scanner: "Scanner | None" = None
+
+    @property
+    def loaded(self) -> bool:
+        return self._scanner is not None
+
+    def get(self) -> "Scanner":
+        """The loaded scanner (blocking; call from a worker thread, never the event loop)."""
+        if self._scanner is None:
+            with self._lock:
+                if self._scanner is None:
+                    from vision.scanner import Scanner
+
+                    self._scanner = Scanner.load(self._settings.models_dir)
+        return self._scanner
+
+
+class Inference:
+    """Runs CPU-heavy work (decoding, detection, reading) in worker threads.
+
+    At most ``settings.scan_workers`` jobs run at once; the others wait in line without blocking
+    the event loop, so a slow scan never stalls a table check or the page for someone else.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.scanner = ScannerHolder(settings)
+        self._limiter = anyio.CapacityLimiter(settings.scan_workers)
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        return await anyio.to_thread.run_sync(work, *args, limiter=self._limiter)
+
+
+def get_settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+def get_inference(request: Request) -> Inference:
+    return request.app.state.inference
+
+
+def get_corrections(request: Request) -> "CorrectionStore":
+    return request.app.state.corrections
+
+
+def get_storage(request: Request) -> Any:
+    return request.app.state.storage

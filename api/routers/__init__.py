@@ -1,0 +1,1 @@
+"""One module per area of the JSON API; each holds a thin ``router`` and no game logic."""

@@ -1,0 +1,124 @@
+"""Routes that take a photo: scan it, or save it with corrected labels as training data.
+
+Decoding and inference run in worker threads (:class:`api.deps.Inference`), so a slow scan
+never holds up the event loop; the body limit of these routes is ``max_upload_bytes``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, File, Form, Query, UploadFile
+from pydantic import ValidationError
+
+from api.corrections import CorrectionStore
+from api.deps import Inference, get_corrections, get_inference, get_settings
+from api.errors import FieldError, UnsupportedMediaError
+from api.schemas import ERRORS, CorrectionLabels, CorrectionSaved, ScanResponse
+from api.settings import Settings
+from engine.errors import RummiError
+from engine.notation import format_tiles
+from vision.image_io import load_image
+
+router = APIRouter(tags=["photos"])
+#: Paths (under the API prefix) whose body may be as large as ``max_upload_bytes``.
+UPLOAD_PATHS = ("/scan", "/corrections")
+
+#: Content types a browser or phone gives a photo; anything else is refused before decoding.
+PHOTO_TYPES = {"image/jpeg", "image/png", "image/webp", "image/bmp", "image/gif", "image/tiff"}
+
+PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    413: {"description": "The upload or the decoded photo is larger than the limits."},
+    415: {"description": "The file is not a photo in a format the service reads."},
+    503: {"description": "The recognition models are not installed."},
+}
+
+
+async def _read_photo(photo: UploadFile) -> bytes:
+    content_type = (photo.content_type or "").split(";")[0].strip().lower()
+    if content_type not in PHOTO_TYPES:
+        raise UnsupportedMediaError(
+            f"{photo.filename or 'the upload'} is {content_type or 'of no stated type'}, not a photo "
+            f"(send one of {', '.join(sorted(PHOTO_TYPES))})"
+        )
+    return await photo.read()
+
+
+@router.post(
+    "/scan",
+    response_model=ScanResponse,
+    summary="Read every tile in a photo",
+    description="Upload a photo (multipart field `photo`); get each tile's reading and outline, "
+    "the sets on the table, the rack, and the tiles the reader is unsure of.",
+    responses=PHOTO_ERRORS,
+)
+async def scan(
+    photo: UploadFile = File(description="A JPEG, PNG or WebP photo of a table or a rack."),
+    layout: Literal["auto", "table", "rack"] = Query(
+        "auto", description="auto: tell sets from the rack; table: every row is a set; rack: all on a rack."
+    ),
+    inference: Inference = Depends(get_inference),
+    settings: Settings = Depends(get_settings),
+) -> ScanResponse:
+    data = await _read_photo(photo)
+    max_pixels = int(settings.max_megapixels * 1_000_000)
+
+    def work() -> ScanResponse:
+        image = load_image(data, max_pixels=max_pixels)
+        result = inference.scanner.get().scan(image, layout)
+        return scan_response(result, image.shape[1], image.shape[0])
+
+    return await inference.run(work)
+
+
+def scan_response(result: Any, width: int, height: int) -> ScanResponse:
+    """Shape a :class:`vision.scanner.ScanResult` for the API (indices, not copies, for sets)."""
+    shown = result.to_json("upload")
+    rack = list(result.layout.rack or [])
+    rack_tiles = result.rack or []
+    return ScanResponse(
+        width=width,
+        height=height,
+        tiles=shown["tiles"],
+        sets=[list(s) for s in result.layout.sets],
+        rack=rack,
+        rack_found=result.layout.rack is not None,
+        uncertain=shown["uncertain"],
+        table=" | ".join(format_tiles([t for t in s if t is not None]) for s in result.sets),
+        rack_text=format_tiles([t for t in rack_tiles if t is not None]),
+        timings_ms={k: round(v, 1) for k, v in result.timings_ms.items()},
+    )
+
+
+@router.post(
+    "/corrections",
+    response_model=CorrectionSaved,
+    status_code=201,
+    summary="Save a photo with corrected tile labels as training data",
+    description="Multipart: the `photo` as scanned and `labels`, a JSON object "
+    '`{"tiles": [{"tile": "r5", "corners": [[x,y],...], "corrected": true}], "sets": [[0,1,2]], "rack": []}`. '
+    "A tile labelled null is 'not a tile' and is left out.",
+    responses=PHOTO_ERRORS,
+)
+async def save_corrections(
+    photo: UploadFile = File(description="The photo the labels belong to."),
+    labels: str = Form(description="The labels as JSON (see the description)."),
+    inference: Inference = Depends(get_inference),
+    store: CorrectionStore = Depends(get_corrections),
+    settings: Settings = Depends(get_settings),
+) -> CorrectionSaved:
+    try:
+        checked = CorrectionLabels.model_validate_json(labels)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise FieldError(f"labels{'.' + where if where else ''}", RummiError(first.get("msg", "invalid"))) from None
+    data = await _read_photo(photo)
+    max_pixels = int(settings.max_megapixels * 1_000_000)
+
+    def work() -> tuple[str, int, int]:
+        return store.save(load_image(data, max_pixels=max_pixels), checked)
+
+    name, kept, corrected = await inference.run(work)
+    return CorrectionSaved(name=name, tiles=kept, corrected=corrected, folder=str(settings.corrections_dir))

@@ -1,0 +1,84 @@
+"""Questions about one moment of a game: is this table valid, what should I play, was that turn
+legal, what does this game score. Stateless: every answer depends only on the request.
+
+The engine answers in microseconds to milliseconds, except the solver on a crowded table, which
+runs in a worker thread so it never stalls other requests.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from api.schemas import (
+    ERRORS,
+    GameResultOut,
+    HintOut,
+    HintRequest,
+    ScoreRequest,
+    TableRequest,
+    TableVerdictOut,
+    TurnRequest,
+    TurnVerdictOut,
+    parse_field_sets,
+    parse_field_tiles,
+)
+from engine.referee import judge_turn
+from engine.scoring import score_game
+from engine.table import validate_table
+
+router = APIRouter(responses=ERRORS)
+
+
+@router.post(
+    "/table/check",
+    response_model=TableVerdictOut,
+    tags=["table"],
+    summary="Check every set on a table",
+    description="Each set is a group, a run or invalid (with the reason); the tiles are counted "
+    "against the edition's box.",
+)
+async def check_table(request: TableRequest) -> TableVerdictOut:
+    edition, _ = request.resolved()
+    sets = parse_field_sets("table", request.table, edition)
+    racks = {name: parse_field_tiles(f"racks.{name}", text, edition) for name, text in request.racks.items()}
+    return TableVerdictOut(**validate_table(sets, edition, racks).to_dict())
+
+
+@router.post(
+    "/turns/judge",
+    response_model=TurnVerdictOut,
+    tags=["referee"],
+    summary="Judge one turn from the table before and after it",
+    description="Says which tiles were played, every rule broken with the reason and the tiles "
+    "involved, and the consequence (penalty draw, table restored) under the rule preset.",
+)
+async def judge(request: TurnRequest) -> TurnVerdictOut:
+    edition, rules = request.resolved()
+    verdict = judge_turn(
+        parse_field_sets("before", request.before, edition),
+        parse_field_sets("after", request.after, edition),
+        opened=request.opened,
+        rack=parse_field_tiles("rack", request.rack, edition) if request.rack is not None else None,
+        rules=rules,
+        edition=edition,
+        seconds=request.seconds,
+        drew=request.drew,
+    )
+    return TurnVerdictOut(**verdict.to_dict())
+
+
+@router.post(
+    "/score",
+    response_model=GameResultOut,
+    tags=["score"],
+    summary="Score one game from the racks left at its end",
+    description="Jokers cost the preset's penalty; the winner collects what the others lose "
+    "(or the preset's formula when the pool ran dry).",
+)
+async def score(request: ScoreRequest) -> GameResultOut:
+    edition, rules = request.resolved()
+    racks = {name: parse_field_tiles(f"racks.{name}", text, edition) for name, text in request.racks.items()}
+    result = score_game(
+        racks, rules, winner=request.winner, bank_empty=request.bank_empty, not_opened=request.not_opened
+    )
+    return GameResultOut(**result.to_dict())
