@@ -2,75 +2,11 @@
 // the current mode wants to know. All game logic stays on the server; this file only moves
 // pictures and readings around and draws them.
 
+import { api, rackText, say, state, tableText } from "./core.js";
 import { drawScene, tileAt } from "./draw.js";
-import { TileTracker } from "./merge.js";
 import * as modes from "./modes.js";
 
-const API = "/api/v1";
 const $ = sel => document.querySelector(sel);
-
-// Everything the page knows right now. `scan` is the current reading (with the user's
-// corrections applied); `photo` the picture it was read from (null in live mode).
-export const state = {
-  mode: "table",
-  stream: null,
-  scan: null,
-  photo: null,
-  photoBlob: null,
-  corrected: new Set(),
-  styles: new Map(), // tile index -> outline style chosen by the mode
-  live: false,
-  busy: false,
-  tracker: new TileTracker(),
-};
-
-// ---- talking to the service --------------------------------------------------------------
-
-export async function api(path, body, { form = false } = {}) {
-  const init = { method: body === undefined ? "GET" : "POST" };
-  if (body !== undefined) {
-    if (form) init.body = body;
-    else {
-      init.body = JSON.stringify(body);
-      init.headers = { "Content-Type": "application/json" };
-    }
-  }
-  const response = await fetch(API + path, init);
-  let data = null;
-  try { data = await response.json(); } catch { /* an empty or non-JSON answer */ }
-  if (!response.ok) {
-    const detail = data && data.detail ? data.detail : `${response.status} ${response.statusText}`;
-    throw new Error(typeof detail === "string" ? detail : JSON.stringify(detail));
-  }
-  return data;
-}
-
-export function say(text, { error = false } = {}) {
-  const status = $("#status");
-  status.textContent = text;
-  status.classList.toggle("error", error);
-}
-
-export function rulesChoice() {
-  const preset = $("#preset").value;
-  return preset ? { preset } : {};
-}
-
-// ---- the reading as notation ------------------------------------------------------------------
-
-function labelsOf(indices) {
-  return indices.map(i => state.scan.tiles[i].tile).filter(Boolean);
-}
-
-export function tableText() {
-  if (!state.scan) return "";
-  return state.scan.sets.map(labelsOf).filter(set => set.length).map(set => set.join(" ")).join(" | ");
-}
-
-export function rackText() {
-  if (!state.scan) return "";
-  return labelsOf(state.scan.rack).join(" ");
-}
 
 // ---- camera -------------------------------------------------------------------------------------
 
@@ -123,7 +59,9 @@ function grabFrame(longest = 1600) {
 async function scanBlob(blob, name = "photo.jpg") {
   const form = new FormData();
   form.append("photo", blob, name);
-  return api("/scan", form, { form: true });
+  // At the end of a game the picture is one player's rack: no sets to look for.
+  const layout = state.mode === "score" ? "rack" : "auto";
+  return api(`/scan?layout=${layout}`, form, { form: true });
 }
 
 async function capture() {
@@ -173,7 +111,7 @@ async function showScan(result, picture, blob) {
 }
 
 // Called whenever the reading changed (new photo, a correction, a steady change in live mode).
-export async function afterReading() {
+async function afterReading() {
   for (const i of state.scan.uncertain) state.styles.set(i, "uncertain");
   for (const i of state.corrected) state.styles.set(i, "corrected");
   const table = tableText(), rack = rackText();
@@ -189,7 +127,7 @@ export async function afterReading() {
   redraw();
 }
 
-export function redraw() {
+function redraw() {
   const canvas = $("#photo");
   if (!state.scan) {
     canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);

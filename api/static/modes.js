@@ -1,0 +1,287 @@
+// What each mode does with a reading. Every answer comes from the service; these functions
+// only ask and then show the answer, on the picture (outline colours) and in the mode's panel.
+
+import { api, rackText, rulesChoice, say, state, tableText } from "./core.js";
+
+const $ = sel => document.querySelector(sel);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+// Notation with each tile in its ink colour.
+function tilesText(text) {
+  const span = el("span", { class: "notation" });
+  const words = text.split(/\s+/).filter(Boolean);
+  words.forEach((word, i) => {
+    const ink = word === "|" ? "" : word[0] === "J" ? "ink-J" : `ink-${word[0]}`;
+    span.append(el("span", { class: `tile ${ink}` }, word));
+    if (i < words.length - 1) span.append(" ");
+  });
+  return span;
+}
+
+// ---- table: each set valid or not, with the reason -------------------------------------------
+
+async function tableMode() {
+  const list = $("#table-sets");
+  list.replaceChildren();
+  const sets = state.scan.sets.filter(set => set.some(i => state.scan.tiles[i].tile));
+  if (!sets.length) {
+    list.append(el("li", {}, "No sets found on the table."));
+    return;
+  }
+  const verdict = await api("/table/check", { table: tableText(), rules: rulesChoice() });
+  // Sets with no readable tile are left out of tableText(); walk both lists in step.
+  sets.forEach((set, n) => {
+    const answer = verdict.sets[n];
+    for (const i of set) state.styles.set(i, answer.valid ? "valid" : "invalid");
+    const why = answer.valid ? `${answer.kind}, ${answer.value} points` : answer.reason;
+    list.append(
+      el("li", { class: answer.valid ? "valid" : "invalid" },
+        el("strong", {}, answer.valid ? "✓ " : "✗ "), tilesText(answer.text), el("span", { class: "why" }, why)),
+    );
+  });
+  for (const problem of verdict.inventory_problems) list.append(el("li", { class: "invalid" }, problem));
+  say(verdict.summary);
+}
+
+// ---- my rack: the best move, shown on the picture ------------------------------------------------
+
+async function rackMode() {
+  const box = $("#hint-result");
+  box.replaceChildren();
+  const rack = rackText();
+  if (!rack) {
+    box.append(el("p", {}, "No rack in the picture: show your tiles below the table, apart from the sets."));
+    return;
+  }
+  const hint = await api("/hint", {
+    table: tableText(),
+    rack,
+    opened: $("#opened").checked,
+    rules: rulesChoice(),
+  });
+  const played = new Map();
+  for (const tile of hint.played || []) played.set(tile, (played.get(tile) || 0) + 1);
+  // Outline on the picture the rack tiles the move plays (each copy once).
+  for (const i of state.scan.rack) {
+    const label = state.scan.tiles[i].tile;
+    if (played.get(label) > 0) {
+      state.styles.set(i, "play");
+      played.set(label, played.get(label) - 1);
+    }
+  }
+  if (!hint.played || !hint.played.length) {
+    box.append(el("p", { class: "verdict bad" }, hint.summary || "No move: draw a tile."));
+    return;
+  }
+  box.append(el("p", { class: "verdict ok" }, hint.summary || `Play ${hint.played.join(" ")}`));
+  box.append(el("p", {}, "Play: ", tilesText(hint.played.join(" "))));
+  if (hint.table) box.append(el("p", {}, "Table after: ", tilesText(hint.table)));
+  if (hint.rack_after !== undefined) box.append(el("p", {}, "Left on your rack: ", tilesText(hint.rack_after || "(nothing)")));
+}
+
+// ---- end of game: each loser's rack, the score, the running sheet --------------------------------
+
+const GAME_KEY = "rummi.game";
+let game = null;
+let scanningFor = null; // the player whose rack the next picture is
+
+async function newGame(event) {
+  event.preventDefault();
+  const players = $("#players").value.split(",").map(name => name.trim()).filter(Boolean);
+  try {
+    game = await api("/games", { players, rules: rulesChoice() });
+    localStorage.setItem(GAME_KEY, game.id);
+    showGame();
+    say(`New game for ${players.join(", ")}.`);
+  } catch (error) {
+    say(error.message, { error: true });
+  }
+}
+
+function showGame() {
+  $("#round").hidden = !game;
+  if (!game) return;
+  const winner = $("#winner");
+  const chosen = winner.value;
+  winner.replaceChildren(...game.players.map(name => new Option(name, name)));
+  if (game.players.includes(chosen)) winner.value = chosen;
+  const losers = $("#losers");
+  const kept = Object.fromEntries([...losers.querySelectorAll("input")].map(input => [input.dataset.player, input.value]));
+  losers.replaceChildren();
+  for (const name of game.players) {
+    if (name === winner.value) continue;
+    const input = el("input", { placeholder: "tiles left, e.g. r4 b8 J", "data-player": name, "aria-label": `${name}'s rack` });
+    input.value = kept[name] || "";
+    const button = el("button", { type: "button" }, "Scan rack");
+    button.addEventListener("click", () => {
+      scanningFor = name;
+      say(`Capture ${name}'s rack.`);
+    });
+    losers.append(el("div", { class: "loser" }, el("strong", {}, name), el("div", { class: "row" }, input, button)));
+  }
+  drawSheet();
+}
+
+function drawSheet() {
+  const sheet = game.sheet;
+  const table = el("table", { class: "sheet" });
+  table.append(el("thead", {}, el("tr", {}, el("th", {}, "Round"), ...game.players.map(p => el("th", {}, p)))));
+  const body = el("tbody");
+  sheet.games.forEach((round, n) => {
+    body.append(el("tr", {}, el("td", {}, String(n + 1)), ...game.players.map(p => el("td", {}, signed(round.scores[p])))));
+  });
+  table.append(body);
+  table.append(el("tfoot", {}, el("tr", {}, el("td", {}, "Total"), ...game.players.map(p => el("td", {}, signed(sheet.totals[p]))))));
+  const leader = sheet.match_winner ? `Leader: ${sheet.match_winner}` : "";
+  $("#sheet").replaceChildren(table, el("p", {}, leader));
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+async function scoreRound() {
+  const racks = {};
+  for (const name of game.players) racks[name] = "";
+  for (const input of $("#losers").querySelectorAll("input")) racks[input.dataset.player] = input.value.trim();
+  try {
+    game = await api(`/games/${game.id}/rounds`, { racks, winner: $("#winner").value });
+    const last = game.sheet.games[game.sheet.games.length - 1];
+    say(Object.entries(last.explanations).map(([p, why]) => `${p}: ${why}`).join("; "));
+    for (const input of $("#losers").querySelectorAll("input")) input.value = "";
+    showGame();
+  } catch (error) {
+    say(error.message, { error: true });
+  }
+}
+
+async function scoreMode() {
+  if (!scanningFor && game) {
+    // No player chosen: the picture is the first loser's rack without one.
+    const empty = [...$("#losers").querySelectorAll("input")].find(input => !input.value);
+    scanningFor = empty ? empty.dataset.player : null;
+  }
+  if (!scanningFor) return;
+  const input = $(`#losers input[data-player="${CSS.escape(scanningFor)}"]`);
+  // A rack photo: every tile counts, wherever the layout put it.
+  const all = state.scan.tiles.map(t => t.tile).filter(Boolean).join(" ");
+  if (input) input.value = all;
+  say(`${scanningFor}: ${all || "no tiles read"}`);
+  scanningFor = null;
+}
+
+async function restoreGame() {
+  const id = localStorage.getItem(GAME_KEY);
+  if (!id) return;
+  try {
+    game = await api(`/games/${id}`);
+    showGame();
+  } catch {
+    localStorage.removeItem(GAME_KEY);
+  }
+}
+
+// ---- referee: before and after, a turn timer, the verdict and the penalty -------------------------
+
+const referee = { before: null, waiting: null, started: 0, timer: null, limit: null };
+
+function tick() {
+  const seconds = Math.floor((performance.now() - referee.started) / 1000);
+  const text = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  const timer = $("#timer");
+  timer.textContent = referee.limit ? `${text} / ${Math.floor(referee.limit / 60)}:${String(referee.limit % 60).padStart(2, "0")}` : text;
+  timer.classList.toggle("over", referee.limit !== null && seconds > referee.limit);
+}
+
+async function refereeMode() {
+  if (referee.waiting === "before") {
+    referee.before = tableText();
+    referee.waiting = null;
+    referee.started = performance.now();
+    clearInterval(referee.timer);
+    referee.timer = setInterval(tick, 250);
+    $("#ref-after").disabled = false;
+    showRefState();
+    say("Turn started: capture the table again when the player is done.");
+  } else if (referee.waiting === "after") {
+    referee.waiting = null;
+    clearInterval(referee.timer);
+    const seconds = (performance.now() - referee.started) / 1000;
+    const after = tableText();
+    showRefState(after);
+    const rack = $("#ref-rack").value.trim();
+    const verdict = await api("/turns/judge", {
+      before: referee.before,
+      after,
+      opened: true,
+      rack: rack || null,
+      seconds: Math.round(seconds * 10) / 10,
+      rules: rulesChoice(),
+    });
+    showVerdict(verdict);
+  }
+}
+
+function showRefState(after) {
+  const dl = $("#ref-state");
+  dl.replaceChildren(el("dt", {}, "Before"), el("dd", {}, tilesText(referee.before || "(empty table)")));
+  if (after !== undefined) dl.append(el("dt", {}, "After"), el("dd", {}, tilesText(after || "(empty table)")));
+}
+
+function showVerdict(verdict) {
+  const box = $("#verdict");
+  const ok = verdict.status === "legal";
+  box.replaceChildren(el("p", { class: `verdict ${ok ? "ok" : "bad"}` }, verdict.status.toUpperCase()));
+  if (verdict.played.length) box.append(el("p", {}, "Played: ", tilesText(verdict.played.join(" "))));
+  const list = el("ul");
+  for (const v of verdict.violations) list.append(el("li", {}, v.message));
+  if (verdict.violations.length) box.append(list);
+  if (verdict.consequence && verdict.consequence.text) box.append(el("p", { class: "penalty" }, el("strong", {}, "Penalty: "), verdict.consequence.text));
+}
+
+async function loadTurnLimit() {
+  try {
+    const presets = await api("/presets");
+    const chosen = $("#preset").value || presets[0].name;
+    const preset = presets.find(p => p.name === chosen) || presets[0];
+    referee.limit = preset.rules.turn_seconds;
+  } catch {
+    referee.limit = null;
+  }
+}
+
+// ---- dispatch ---------------------------------------------------------------------------------
+
+const RUN = { table: tableMode, rack: rackMode, score: scoreMode, referee: refereeMode };
+
+export async function run(mode) {
+  if (state.scan) await RUN[mode]();
+}
+
+export function init() {
+  $("#new-game").addEventListener("submit", newGame);
+  $("#winner").addEventListener("change", showGame);
+  $("#score-round").addEventListener("click", scoreRound);
+  $("#opened").addEventListener("change", () => state.scan && run("rack"));
+  $("#ref-before").addEventListener("click", async () => {
+    referee.waiting = "before";
+    await loadTurnLimit();
+    $("#verdict").replaceChildren();
+    $("#capture").click();
+  });
+  $("#ref-after").addEventListener("click", () => {
+    referee.waiting = "after";
+    $("#ref-after").disabled = true;
+    $("#capture").click();
+  });
+  restoreGame();
+}

@@ -1,0 +1,92 @@
+"""A real `rummi serve` on a free localhost port, for the API, schema and browser tests.
+
+Import the fixture into a test module (``from tests.api_server import api_server  # noqa: F401``);
+it is session-scoped, so every test module shares one server. The server runs in its own
+process exactly as a user starts it, with its database and corrections folder in a temporary
+directory, and is stopped at the end of the session.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+#: How long the server may take to answer its first health check (models load lazily).
+START_TIMEOUT_S = 60
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    workdir: Path
+    process: subprocess.Popen
+
+    @property
+    def corrections_dir(self) -> Path:
+        return self.workdir / "corrections"
+
+    def client(self, timeout: float = 60.0) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=timeout)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def api_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    workdir = tmp_path_factory.mktemp("rummi-serve")
+    port = free_port()
+    env = {
+        **os.environ,
+        "RUMMI_DATABASE_URL": f"sqlite:///{workdir / 'games.db'}",
+        "RUMMI_CORRECTIONS_DIR": str(workdir / "corrections"),
+        "PYTHONUNBUFFERED": "1",
+    }
+    log = (workdir / "server.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(url, process, workdir / "server.log")
+        yield Server(url=url, workdir=workdir, process=process)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def _wait_until_up(url: str, process: subprocess.Popen, log_path: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"rummi serve exited with {process.returncode}:\n{log_path.read_text()}")
+        try:
+            if httpx.get(f"{url}/api/v1/health", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"rummi serve did not answer within {START_TIMEOUT_S} s:\n{log_path.read_text()}")
