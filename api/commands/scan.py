@@ -1,0 +1,62 @@
+"""`rummi scan PHOTO...`: read the tiles in photos of a table or a rack.
+
+With ``--json`` each photo gives one line, a JSON object (the contract other tools read)::
+
+    {"image": "path", "tiles": [{"tile": "r7", "confidence": 0.97, "corners": [[x, y], ...]}, ...],
+     "sets": [["r5", "r6", "r7"], ...], "rack": ["k1", ...] or null, "uncertain": [3, 7]}
+
+``corners`` are the tile's top-left, top-right, bottom-right and bottom-left as it reads, in
+pixels of the (EXIF-turned) photo; ``uncertain`` lists indices into ``tiles``; jokers are ``J``.
+Without ``--json`` the state is printed for a person, with the engine's verdict on each set.
+A photo that cannot be read is reported on stderr and the others still run (exit code 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+
+from vision.layout import LAYOUT_KINDS
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("scan", help="read the tiles in photos (table, rack, or both)",
+                                   description=__doc__.splitlines()[0])
+    parser.add_argument("photos", nargs="+", type=Path, metavar="PHOTO")
+    parser.add_argument("--json", action="store_true", help="one JSON object per photo, one per line")
+    parser.add_argument("--draw", type=Path, metavar="OUT.png",
+                        help="write the photo with every tile outlined and labelled (several photos: OUT-2.png...)")
+    parser.add_argument("--kind", choices=LAYOUT_KINDS, default="auto",
+                        help="what the photo shows: auto (default), table, or rack")
+    parser.add_argument("--models", type=Path, default=None, help="folder with tile-finder/ and tile-reader/")
+    parser.set_defaults(func=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from vision.draw import draw_scan
+    from vision.image_io import ImageError, load_image
+    from vision.scanner import Scanner
+
+    scanner = Scanner.load(args.models)
+    failed = False
+    for number, photo in enumerate(args.photos, start=1):
+        try:
+            image = load_image(photo)
+        except ImageError as error:
+            print(f"rummi scan: {error}", file=sys.stderr)
+            failed = True
+            continue
+        result = scanner.scan(image, kind=args.kind)
+        if args.json:
+            print(json.dumps(result.to_json(str(photo))), flush=True)
+        else:
+            print(f"{photo}:\n{result.describe()}\n", flush=True)
+        if args.draw:
+            target = args.draw if number == 1 else args.draw.with_name(f"{args.draw.stem}-{number}{args.draw.suffix}")
+            if not cv2.imwrite(str(target), draw_scan(image, result)):
+                raise OSError(f"could not write {target} (use a .png or .jpg name in an existing folder)")
+    return 2 if failed else 0

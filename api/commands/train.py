@@ -1,0 +1,83 @@
+"""`rummi train detector|reader`: reproduce the shipped models (needs the `train` extra).
+
+    rummi train detector --data data/real/obb/data.yaml --epochs 40 --imgsz 416 --seed 0
+    rummi train reader --data data/real/crops --data data/synth/crops --epochs 30 --seed 0
+
+Each writes ``model.onnx``, ``model.json`` and ``training.json`` into ``--out``
+(``models/tile-finder`` / ``models/tile-reader`` by default); progress goes to stderr.
+torch and ultralytics are imported only when a training starts, so the rest of `rummi` works
+without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from vision.onnx_model import default_models_dir
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("train", help="train the tile finder or the tile reader (needs torch)",
+                                   description=__doc__.splitlines()[0])
+    which = parser.add_subparsers(dest="model", metavar="MODEL")
+    which.required = True
+
+    detector = which.add_parser("detector", help="the one-class tile finder (ultralytics YOLO, OBB)")
+    detector.add_argument("--data", required=True, type=Path, help="ultralytics data.yaml (obb or detect)")
+    detector.add_argument("--task", choices=("obb", "detect"), default="obb")
+    detector.add_argument("--epochs", type=int, default=40)
+    detector.add_argument("--imgsz", type=int, default=416)
+    detector.add_argument("--batch", type=int, default=16)
+    detector.add_argument("--architecture", default=None, help="ultralytics model yaml (default yolov8n[-obb])")
+    detector.add_argument("--name", default="tile-finder", help="run folder under runs/")
+    _common(detector, default_models_dir() / "tile-finder")
+    detector.set_defaults(func=_train_detector)
+
+    reader = which.add_parser("reader", help="the crop classifier: tile and which way up")
+    reader.add_argument("--data", required=True, type=Path, action="append",
+                        help="a crops folder with train/ and val/ class folders (repeatable)")
+    reader.add_argument("--epochs", type=int, default=30)
+    reader.add_argument("--batch", type=int, default=64)
+    _common(reader, default_models_dir() / "tile-reader")
+    reader.set_defaults(func=_train_reader)
+
+
+def _common(parser: argparse.ArgumentParser, out: Path) -> None:
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (2 only on an idle machine)")
+    parser.add_argument("--out", type=Path, default=out, help=f"model folder to write (default {out})")
+
+
+def _command_line() -> str:
+    return "rummi " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+def _train_detector(args: argparse.Namespace) -> int:
+    if not args.data.is_file():
+        raise FileNotFoundError(f"{args.data}: no such data.yaml (make one with `rummi dataset`)")
+    try:
+        from vision.training.detector import train_detector
+    except ImportError as error:
+        raise OSError(f"training needs torch and ultralytics (`make train-venv`): {error}") from None
+    record = train_detector(args.data, args.out, task=args.task, epochs=args.epochs, imgsz=args.imgsz,
+                            batch=args.batch, seed=args.seed, threads=args.threads,
+                            architecture=args.architecture, run_name=args.name, command=_command_line())
+    print(f"wrote {args.out}/model.onnx in {record.train_seconds} s: {record.metrics}")
+    return 0
+
+
+def _train_reader(args: argparse.Namespace) -> int:
+    for folder in args.data:
+        if not (folder / "train").is_dir():
+            raise FileNotFoundError(f"{folder}: expected train/ and val/ class folders (make them with `rummi dataset`)")
+    try:
+        from vision.training.reader import train_reader
+    except ImportError as error:
+        raise OSError(f"training needs torch (`make train-venv`): {error}") from None
+    record = train_reader(args.data, args.out, epochs=args.epochs, batch=args.batch, seed=args.seed,
+                          threads=args.threads, command=_command_line())
+    print(f"wrote {args.out}/model.onnx in {record.train_seconds} s: {record.metrics}")
+    return 0

@@ -1,0 +1,131 @@
+"""The one type for "tiles found in an image", passed along the whole pipeline.
+
+The finder fills in where each tile is (``corners``, ``find_confidence``); the reader fills in
+what it says (``labels``, ``read_confidence``) and turns the corners so they start at the tile's
+own top-left; the layout marks rack tiles (``on_rack``); the drawing code draws it all. Every
+field is an array (or list) with one entry per tile, so a boolean mask or an index array picks
+tiles out of all of them at once, as in the `supervision` library::
+
+    >>> import numpy as np
+    >>> square = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], dtype=np.float32)
+    >>> found = TileDetections.from_corners(np.stack([square, square + 20]), np.array([0.9, 0.4]))
+    >>> len(found), len(found[found.find_confidence > 0.5])
+    (2, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from engine.notation import parse_tile
+from engine.tiles import Tile
+
+
+@dataclass(frozen=True)
+class TileDetections:
+    """Tiles in one image, in full-resolution pixel coordinates.
+
+    ``corners[i]`` holds four ``(x, y)`` points: the tile's top-left, top-right, bottom-right
+    and bottom-left *as the tile is read* (so for an upside-down tile the first corner is low
+    in the photo). ``labels[i]`` is the tile in the engine's notation (``"r7"``, ``"J"``) or
+    ``None`` before reading.
+    """
+
+    corners: np.ndarray  # (N, 4, 2) float32
+    find_confidence: np.ndarray  # (N,) float32
+    labels: tuple[str | None, ...] = ()
+    read_confidence: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    on_rack: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+
+    def __post_init__(self) -> None:
+        n = len(self.corners)
+        # Fill the fields a later stage owns, so every stage sees arrays of the same length.
+        if len(self.labels) != n:
+            object.__setattr__(self, "labels", tuple([None] * n))
+        if len(self.read_confidence) != n:
+            object.__setattr__(self, "read_confidence", np.zeros(n, np.float32))
+        if len(self.on_rack) != n:
+            object.__setattr__(self, "on_rack", np.zeros(n, bool))
+
+    @classmethod
+    def from_corners(cls, corners: np.ndarray, find_confidence: np.ndarray) -> "TileDetections":
+        return cls(np.asarray(corners, np.float32).reshape(-1, 4, 2), np.asarray(find_confidence, np.float32))
+
+    @classmethod
+    def empty(cls) -> "TileDetections":
+        return cls.from_corners(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32))
+
+    # --- selection ----------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.corners)
+
+    def __getitem__(self, index: np.ndarray | Sequence[int] | slice) -> "TileDetections":
+        picked = np.arange(len(self))[index]
+        return TileDetections(
+            corners=self.corners[picked],
+            find_confidence=self.find_confidence[picked],
+            labels=tuple(self.labels[i] for i in picked),
+            read_confidence=self.read_confidence[picked],
+            on_rack=self.on_rack[picked],
+        )
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self)))
+
+    def with_reads(self, corners: np.ndarray, labels: Sequence[str], read_confidence: np.ndarray) -> "TileDetections":
+        return replace(self, corners=corners.astype(np.float32), labels=tuple(labels),
+                       read_confidence=np.asarray(read_confidence, np.float32))
+
+    def with_rack(self, on_rack: np.ndarray) -> "TileDetections":
+        return replace(self, on_rack=np.asarray(on_rack, bool))
+
+    # --- geometry -----------------------------------------------------------------------
+    @property
+    def centers(self) -> np.ndarray:
+        return self.corners.mean(axis=1)
+
+    @property
+    def up_vectors(self) -> np.ndarray:
+        """Unit vectors from each tile's bottom edge to its top edge (image y points down)."""
+        top = (self.corners[:, 0] + self.corners[:, 1]) / 2
+        bottom = (self.corners[:, 2] + self.corners[:, 3]) / 2
+        return _unit(top - bottom)
+
+    @property
+    def right_vectors(self) -> np.ndarray:
+        """Unit vectors along each tile's reading direction (left edge to right edge)."""
+        left = (self.corners[:, 0] + self.corners[:, 3]) / 2
+        right = (self.corners[:, 1] + self.corners[:, 2]) / 2
+        return _unit(right - left)
+
+    @property
+    def widths(self) -> np.ndarray:
+        return (np.linalg.norm(self.corners[:, 1] - self.corners[:, 0], axis=1)
+                + np.linalg.norm(self.corners[:, 2] - self.corners[:, 3], axis=1)) / 2
+
+    @property
+    def heights(self) -> np.ndarray:
+        return (np.linalg.norm(self.corners[:, 3] - self.corners[:, 0], axis=1)
+                + np.linalg.norm(self.corners[:, 2] - self.corners[:, 1], axis=1)) / 2
+
+    @property
+    def upside_down(self) -> np.ndarray:
+        """True where the tile's top points down the photo (it is read turned round)."""
+        return self.up_vectors[:, 1] > 0
+
+    # --- reading ------------------------------------------------------------------------
+    @property
+    def confidence(self) -> np.ndarray:
+        """How sure the whole pipeline is of each tile: found *and* read right."""
+        return self.find_confidence * self.read_confidence
+
+    def tiles(self) -> list[Tile | None]:
+        return [parse_tile(label) if label is not None else None for label in self.labels]
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    return vectors / np.maximum(norms, 1e-6)

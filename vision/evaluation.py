@@ -1,0 +1,231 @@
+"""Score the whole pipeline on labelled photos: did it read every tile, and nothing else?
+
+Photos come in the shared photos' format (``images/*.jpg``, ``labels/*.txt`` with one polygon
+per tile, class *names* in a ``data.yaml`` beside or above). A found tile counts as a hit on a
+labelled tile when its centre lies inside that tile's outline (each labelled tile takes at
+most one); a hit is *read right* when number and colour (or joker) agree.
+
+* precision = tiles read right / tiles reported
+* recall    = tiles read right / tiles labelled
+* a photo is *perfect* when every labelled tile is read right and nothing else is reported.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+import cv2
+import numpy as np
+
+from vision.image_io import load_image
+from vision.scanner import Scanner, ScanResult
+
+NONE = "-"  # the confusion matrix's row/column for "no tile": a miss or a false find
+_COLOURS = {"black": "k", "blue": "b", "orange": "o", "yellow": "o", "red": "r"}
+
+
+@dataclass(frozen=True)
+class LabelledPhoto:
+    image: Path
+    tiles: list[str]  # notation, jokers "J"
+    outlines: list[np.ndarray]  # polygons in pixels
+
+
+@dataclass
+class Evaluation:
+    photos: int = 0
+    perfect: int = 0
+    reported: int = 0
+    labelled: int = 0
+    read_right: int = 0
+    confusion: Counter = field(default_factory=Counter)  # (truth, read) -> count
+    latencies_ms: list[float] = field(default_factory=list)
+    imperfect: list[str] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.read_right / self.reported if self.reported else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.read_right / self.labelled if self.labelled else 1.0
+
+    @property
+    def perfect_share(self) -> float:
+        return self.perfect / self.photos if self.photos else 0.0
+
+    @property
+    def median_latency_ms(self) -> float:
+        return statistics.median(self.latencies_ms) if self.latencies_ms else 0.0
+
+    def summary(self) -> dict[str, float | int]:
+        return {
+            "photos": self.photos, "tiles_labelled": self.labelled, "tiles_reported": self.reported,
+            "precision": round(self.precision, 4), "recall": round(self.recall, 4),
+            "perfect_photos": self.perfect, "perfect_share": round(self.perfect_share, 4),
+            "median_latency_ms": round(self.median_latency_ms, 1),
+        }
+
+
+def source_name_to_notation(name: str) -> str:
+    """``black_7`` -> ``k7``, ``joker`` -> ``J`` (the shared photos' class names)."""
+    key = name.strip().lower()
+    if key.startswith("joker"):
+        return "J"
+    match = re.fullmatch(r"([a-z]+)_(\d+)", key)
+    if not match or match.group(1) not in _COLOURS:
+        raise ValueError(f"unknown class name {name!r} in data.yaml")
+    return f"{_COLOURS[match.group(1)]}{int(match.group(2))}"
+
+
+def read_class_names(folder: Path) -> list[str]:
+    """Class names from the nearest ``data.yaml`` (a plain reader: only the ``names`` list)."""
+    for candidate in (folder / "data.yaml", folder.parent / "data.yaml"):
+        if candidate.is_file():
+            return _names_from_yaml(candidate.read_text(encoding="utf-8"))
+    raise FileNotFoundError(f"no data.yaml in {folder} or {folder.parent}")
+
+
+def _names_from_yaml(text: str) -> list[str]:
+    inline = re.search(r"^names:\s*\[(.*?)\]", text, re.M | re.S)
+    if inline:
+        return [n.strip().strip("'\"") for n in inline.group(1).split(",") if n.strip()]
+    names: list[str] = []
+    in_names = False
+    for line in text.splitlines():
+        if line.startswith("names:"):
+            in_names = True
+            continue
+        if in_names:
+            item = re.match(r"^\s*(?:-\s+|\d+:\s*)(.+)$", line)
+            if not item:
+                break
+            names.append(item.group(1).strip().strip("'\""))
+    if not names:
+        raise ValueError("data.yaml has no names list")
+    return names
+
+
+def labelled_photos(folder: Path, only: Callable[[Path], bool] | None = None) -> list[LabelledPhoto]:
+    """Every photo under ``folder`` (``images/`` there, or in its split sub-folders) with labels."""
+    folder = Path(folder)
+    image_dirs = [folder / "images"] if (folder / "images").is_dir() else sorted(folder.glob("*/images"))
+    if not image_dirs:
+        raise FileNotFoundError(f"{folder}: expected images/ and labels/ (or split folders holding them)")
+    photos = []
+    for image_dir in image_dirs:
+        names = read_class_names(image_dir.parent)
+        for image_path in sorted(image_dir.iterdir()):
+            if image_path.suffix.lower() not in (".jpg", ".jpeg", ".png") or (only and not only(image_path)):
+                continue
+            label_path = image_dir.parent / "labels" / f"{image_path.stem}.txt"
+            width, height = _image_size(image_path)
+            tiles, outlines = [], []
+            lines = label_path.read_text().splitlines() if label_path.is_file() else []
+            for line in lines:
+                parts = line.split()
+                if len(parts) < 7:
+                    continue
+                points = (np.array(parts[1:], np.float32).reshape(-1, 2) * np.array([width, height], np.float32))
+                tiles.append(source_name_to_notation(names[int(parts[0])]))
+                outlines.append(points)
+            photos.append(LabelledPhoto(image_path, tiles, outlines))
+    return photos
+
+
+def _image_size(path: Path) -> tuple[int, int]:
+    from PIL import Image, ImageOps
+
+    with Image.open(path) as picture:
+        return ImageOps.exif_transpose(picture).size
+
+
+def holdout_filter(manifest_path: Path, split: str = "val") -> Callable[[Path], bool]:
+    """Keep only the photos a dataset manifest put in ``split`` (held out by shooting session)."""
+    manifest = json.loads(Path(manifest_path).read_text())
+    keep = {Path(s["source_file"]).name for s in manifest["scenes"] if s["split"] == split and "source_file" in s}
+    if not keep:
+        raise ValueError(f"{manifest_path}: no {split} scenes with a source_file")
+    return lambda path: path.name in keep
+
+
+def match(result: ScanResult, photo: LabelledPhoto) -> list[tuple[str, str]]:
+    """Pairs (truth, read) for every labelled and every reported tile; NONE marks no partner."""
+    centres = result.found.centers
+    taken: set[int] = set()
+    pairs: list[tuple[str, str]] = []
+    for truth, outline in zip(photo.tiles, photo.outlines):
+        contour = outline.reshape(-1, 1, 2)
+        inside = [i for i in range(len(centres)) if i not in taken
+                  and cv2.pointPolygonTest(contour, (float(centres[i][0]), float(centres[i][1])), False) >= 0]
+        if inside:
+            centre = outline.mean(axis=0)
+            best = min(inside, key=lambda i: float(np.linalg.norm(centres[i] - centre)))
+            taken.add(best)
+            pairs.append((truth, result.found.labels[best] or NONE))
+        else:
+            pairs.append((truth, NONE))
+    pairs += [(NONE, result.found.labels[i] or NONE) for i in range(len(centres)) if i not in taken]
+    return pairs
+
+
+def evaluate(scanner: Scanner, photos: Iterable[LabelledPhoto],
+             progress: Callable[[int, int, str], None] | None = None) -> Evaluation:
+    photos = list(photos)
+    scores = Evaluation()
+    if photos:  # one untimed run first: onnxruntime allocates on the first call
+        scanner.scan(load_image(photos[0].image))
+    for number, photo in enumerate(photos, start=1):
+        image = load_image(photo.image)
+        started = time.perf_counter()
+        result = scanner.scan(image)
+        scores.latencies_ms.append((time.perf_counter() - started) * 1000)
+        pairs = match(result, photo)
+        right = sum(1 for truth, read in pairs if truth == read and truth != NONE)
+        scores.photos += 1
+        scores.labelled += len(photo.tiles)
+        scores.reported += len(result.found)
+        scores.read_right += right
+        scores.confusion.update(pairs)
+        if right == len(photo.tiles) == len(result.found):
+            scores.perfect += 1
+        else:
+            scores.imperfect.append(photo.image.name)
+        if progress:
+            progress(number, len(photos), photo.image.name)
+    return scores
+
+
+def confusion_image(confusion: Counter, classes: list[str]) -> np.ndarray:
+    """The confusion matrix as a picture: rows are the truth, columns the reading."""
+    labels = classes + [NONE]
+    index = {name: i for i, name in enumerate(labels)}
+    size = len(labels)
+    matrix = np.zeros((size, size), np.int64)
+    for (truth, read), count in confusion.items():
+        matrix[index.get(truth, size - 1), index.get(read, size - 1)] += count
+    cell, margin = 16, 40
+    canvas = np.full((margin + size * cell + 10, margin + size * cell + 10, 3), 255, np.uint8)
+    peak = max(1, int(matrix.max()))
+    for r in range(size):
+        for c in range(size):
+            if matrix[r, c]:
+                strength = 0.25 + 0.75 * matrix[r, c] / peak
+                colour = (255 * (1 - strength), 255 * (1 - strength), 255) if r != c else (
+                    255 * (1 - strength), 200, 255 * (1 - strength))
+                x, y = margin + c * cell, margin + r * cell
+                cv2.rectangle(canvas, (x, y), (x + cell - 1, y + cell - 1), colour, -1)
+                cv2.putText(canvas, str(matrix[r, c]), (x + 1, y + 11), cv2.FONT_HERSHEY_PLAIN, 0.6, (0, 0, 0), 1)
+    for i, name in enumerate(labels):
+        cv2.putText(canvas, name, (2, margin + i * cell + 12), cv2.FONT_HERSHEY_PLAIN, 0.7, (0, 0, 0), 1)
+        cv2.putText(canvas, name, (margin + i * cell + 1, margin - 4 - 10 * (i % 2)), cv2.FONT_HERSHEY_PLAIN, 0.7,
+                    (0, 0, 0), 1)
+    cv2.putText(canvas, "truth (rows) x read (columns)", (margin, 12), cv2.FONT_HERSHEY_PLAIN, 0.9, (0, 0, 0), 1)
+    return canvas

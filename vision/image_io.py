@@ -1,0 +1,80 @@
+"""Turn a user's photo (a path or uploaded bytes) into a BGR array, or a clear ImageError.
+
+Photos come from phones and from the network, so anything may arrive: an empty upload, a text
+file named .jpg, a JPEG cut off half-way, or a tiny file that decodes to a gigapixel image (a
+"decompression bomb"). Each of these becomes an :class:`ImageError` with a message a person
+can act on, never a traceback. Phones also store the picture sideways and record the turn in
+EXIF; the pixels are turned here so that "up" is what the person saw.
+
+    >>> load_image(b"")
+    Traceback (most recent call last):
+    ...
+    vision.image_io.ImageError: the image is empty (0 bytes)
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from engine.errors import RummiError
+
+#: Largest photo accepted, in pixels. A 12 MP phone photo is 12e6; 50 MP phones exist.
+MAX_PIXELS = 64_000_000
+#: Largest file accepted, in bytes (a 50 MP JPEG is about 25 MB).
+MAX_BYTES = 60 * 1024 * 1024
+
+
+class ImageError(RummiError):
+    """The photo could not be used: empty, not an image, damaged, or too large."""
+
+
+def load_image(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS) -> np.ndarray:
+    """Decode a photo into an ``H x W x 3`` uint8 BGR array (OpenCV's order), upright per EXIF."""
+    data, name = _read_bytes(source)
+    if not data:
+        raise ImageError(f"{name}is empty (0 bytes)")
+    if len(data) > MAX_BYTES:
+        raise ImageError(f"{name}is too large ({len(data) / 1e6:.0f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB)")
+    try:
+        with warnings.catch_warnings():
+            # Pillow warns before it refuses; the size check below gives the clearer message.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            picture = Image.open(io.BytesIO(data))
+            width, height = picture.size
+            if width * height > max_pixels:
+                raise ImageError(
+                    f"{name}is {width}x{height} = {width * height / 1e6:.0f} megapixels; "
+                    f"the limit is {max_pixels / 1e6:.0f}"
+                )
+            picture.load()
+            picture = ImageOps.exif_transpose(picture)
+            rgb = picture.convert("RGB")
+    except ImageError:
+        raise
+    except UnidentifiedImageError:
+        raise ImageError(f"{name}is not an image this program can read (JPEG, PNG, WebP, BMP...)") from None
+    except Image.DecompressionBombError as error:
+        raise ImageError(f"{name}is too large to decode safely: {error}") from None
+    except (OSError, SyntaxError, ValueError) as error:
+        # Pillow reports truncated or corrupt data as OSError ("image file is truncated").
+        raise ImageError(f"{name}is damaged and cannot be decoded ({error})") from None
+    array = np.asarray(rgb)
+    if array.ndim != 3 or array.shape[0] < 8 or array.shape[1] < 8:
+        raise ImageError(f"{name}is too small ({array.shape[1]}x{array.shape[0]} pixels)")
+    return np.ascontiguousarray(array[:, :, ::-1])
+
+
+def _read_bytes(source: str | Path | bytes) -> tuple[bytes, str]:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), "the image "
+    path = Path(source)
+    if not path.is_file():
+        raise ImageError(f"{path}: no such file")
+    if path.stat().st_size > MAX_BYTES:
+        raise ImageError(f"{path} is too large ({path.stat().st_size / 1e6:.0f} MB)")
+    return path.read_bytes(), f"{path} "

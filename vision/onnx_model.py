@@ -1,0 +1,66 @@
+"""Load a shipped model: its ONNX file and the JSON that says how to feed it.
+
+Every model folder under ``models/`` holds ``model.onnx``, ``model.json`` (input size, class
+names, thresholds: what the inference code needs and nothing it could guess wrong) and
+``MODEL_CARD.md`` (how it was made). Keeping the facts in JSON next to the weights means a
+retrained model with other classes or another input size needs no code change.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import onnxruntime as ort
+
+from engine.errors import RummiError
+
+#: Environment variable naming another folder of models (tests, experiments).
+MODELS_DIR_ENV = "RUMMI_MODELS_DIR"
+
+
+class ModelError(RummiError):
+    """A model folder is missing or its files do not belong together."""
+
+
+def default_models_dir() -> Path:
+    override = os.environ.get(MODELS_DIR_ENV)
+    if override:
+        return Path(override)
+    import models
+
+    return Path(models.__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class OnnxModel:
+    """An onnxruntime session and the model's metadata (``model.json``)."""
+
+    session: ort.InferenceSession
+    meta: dict[str, Any]
+    folder: Path
+
+    @property
+    def input_name(self) -> str:
+        return self.session.get_inputs()[0].name
+
+    def run(self, batch: Any) -> Any:
+        return self.session.run(None, {self.input_name: batch})[0]
+
+
+def load_onnx_model(folder: Path, threads: int | None = None) -> OnnxModel:
+    onnx_path, meta_path = folder / "model.onnx", folder / "model.json"
+    for path in (onnx_path, meta_path):
+        if not path.is_file():
+            raise ModelError(f"model file missing: {path} (train one with `rummi train`, see docs/vision.md)")
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    if threads:
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+    session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
+    return OnnxModel(session=session, meta=meta, folder=folder)

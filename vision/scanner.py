@@ -1,0 +1,144 @@
+"""Photo in, game state out: find the tiles, read them, lay them out, check the sets.
+
+    scanner = Scanner.load()                  # the shipped models under models/
+    result = scanner.scan(load_image("table.jpg"))
+    print(result.describe())                  # for a person
+    json.dumps(result.to_json("table.jpg"))   # the `rummi scan --json` contract
+
+The photo may be any size: the finder works on a downscaled copy, the reader on the full
+resolution. Nothing here knows about files or HTTP; callers decode with
+:func:`vision.image_io.load_image`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.melds import SetVerdict, classify
+from engine.notation import format_tiles
+from engine.tiles import Tile
+from vision.detections import TileDetections
+from vision.finder import TileFinder
+from vision.layout import Layout, LayoutKind, lay_out
+from vision.onnx_model import default_models_dir, load_onnx_model
+from vision.reader import TileReader
+
+FINDER_FOLDER = "tile-finder"
+READER_FOLDER = "tile-reader"
+#: A tile whose combined find x read confidence is below this is reported as uncertain.
+UNCERTAIN_BELOW = 0.75
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """Everything one photo told: the tiles (``found``), their layout and what is unsure.
+
+    Indices in ``layout`` and ``uncertain`` point into ``found``.
+    """
+
+    found: TileDetections
+    layout: Layout
+    uncertain: list[int]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def tiles(self) -> list[Tile]:
+        return [t for t in self.found.tiles() if t is not None]
+
+    @property
+    def sets(self) -> list[list[Tile]]:
+        tiles = self.found.tiles()
+        return [[tiles[i] for i in s] for s in self.layout.sets]  # type: ignore[misc]
+
+    @property
+    def rack(self) -> list[Tile] | None:
+        if self.layout.rack is None:
+            return None
+        tiles = self.found.tiles()
+        return [tiles[i] for i in self.layout.rack]  # type: ignore[misc]
+
+    def verdicts(self) -> list[SetVerdict]:
+        """The engine's word on every set, in the order of :attr:`sets`."""
+        return [classify(s) for s in self.sets]
+
+    def to_json(self, image_name: str) -> dict[str, Any]:
+        """The documented output of ``rummi scan --json`` for one photo.
+
+        ``uncertain`` lists indices into ``tiles``.
+        """
+        labels, confidence = self.found.labels, self.found.confidence
+        return {
+            "image": image_name,
+            "tiles": [
+                {
+                    "tile": labels[i],
+                    "confidence": round(float(confidence[i]), 3),
+                    "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.found.corners[i]],
+                }
+                for i in range(len(self.found))
+            ],
+            "sets": [[labels[i] for i in s] for s in self.layout.sets],
+            "rack": None if self.layout.rack is None else [labels[i] for i in self.layout.rack],
+            "uncertain": list(self.uncertain),
+        }
+
+    def describe(self) -> str:
+        """The state for a person: sets with the engine's verdict, the rack, unsure tiles."""
+        lines = [f"{len(self.found)} tiles found"]
+        for number, (tiles, verdict) in enumerate(zip(self.sets, self.verdicts()), start=1):
+            state = f"{verdict.kind.value}, {verdict.value} points" if verdict.valid else f"invalid: {verdict.reason}"
+            lines.append(f"  set {number}: {format_tiles(tiles)}   ({state})")
+        if not self.layout.sets:
+            lines.append("  no sets on the table")
+        rack = self.rack
+        lines.append(f"  rack: {format_tiles(rack)}" if rack is not None else "  no rack in the photo")
+        if self.uncertain:
+            unsure = ", ".join(
+                f"{self.found.labels[i]} ({self.found.confidence[i]:.0%})" for i in self.uncertain
+            )
+            lines.append(f"  unsure of: {unsure}")
+        return "\n".join(lines)
+
+
+class Scanner:
+    """The loaded models and the pipeline that runs them (safe to share between requests)."""
+
+    def __init__(self, finder: TileFinder, reader: TileReader, uncertain_below: float = UNCERTAIN_BELOW) -> None:
+        self.finder = finder
+        self.reader = reader
+        self.uncertain_below = uncertain_below
+
+    @classmethod
+    def load(cls, models_dir: str | Path | None = None, threads: int | None = None) -> "Scanner":
+        """Load ``tile-finder`` and ``tile-reader`` from ``models_dir`` (the shipped ones by default)."""
+        folder = Path(models_dir) if models_dir is not None else default_models_dir()
+        finder = TileFinder(load_onnx_model(folder / FINDER_FOLDER, threads))
+        reader = TileReader(load_onnx_model(folder / READER_FOLDER, threads))
+        return cls(finder, reader)
+
+    def scan(self, image_bgr: np.ndarray, kind: LayoutKind = "auto") -> ScanResult:
+        if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
+            raise ValueError("scan expects an H x W x 3 uint8 BGR image (use vision.image_io.load_image)")
+        clock = time.perf_counter()
+        found = self.finder.find(image_bgr)
+        found_at = time.perf_counter()
+        found = self.reader.read(image_bgr, found)
+        read_at = time.perf_counter()
+        layout = lay_out(found, kind)
+        on_rack = np.zeros(len(found), bool)
+        on_rack[layout.rack or []] = True
+        found = found.with_rack(on_rack)
+        done = time.perf_counter()
+        uncertain = [int(i) for i in np.flatnonzero(found.confidence < self.uncertain_below)]
+        timings = {
+            "find": (found_at - clock) * 1000,
+            "read": (read_at - found_at) * 1000,
+            "layout": (done - read_at) * 1000,
+            "total": (done - clock) * 1000,
+        }
+        return ScanResult(found=found, layout=layout, uncertain=uncertain, timings_ms=timings)

@@ -1,0 +1,255 @@
+"""Train the tile reader: a small CNN over upright crops, 53 tiles x 2 orientations.
+
+Why a small CNN of our own rather than a 53-class detector: finding and reading are
+different jobs, and a classifier on a cut-out, straightened tile learns the reading from a
+few thousand crops in minutes on a CPU (a 53-class detector from scratch did not learn in the
+same time; see docs/vision.md).
+
+Why 2 orientations: the datasets store every crop upright; turning a crop by 180 degrees
+makes its "upside-down" twin for free. Learning both lets the reader say which way up a tile
+lies, which is what tells a 6 from a 9. A real crop whose upright side was a guess
+(``orientation_confidence`` below 0.1 in ``crops/index.csv``) only teaches the tile, not the
+orientation: its loss is on the tile's total over both orientations.
+
+Why heavy augmentation: the reader will meet prints, lights and cameras it never saw. Colour
+gains per channel (white balance), brightness, contrast, gamma, blur, noise, JPEG, small
+turns and shifts (an imprecise finder), and glare spots. Hue is left alone: it *is* the
+colour being read (orange vs red).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+
+from vision.training.record import TrainingRecord, machine_description
+
+#: Engine order of the 53 reader classes; the model's output is ``orientation * 53 + tile``.
+TILE_NAMES: tuple[str, ...] = tuple(
+    f"{c}{n}" for c in "kbor" for n in range(1, 14)
+) + ("J",)
+INPUT_WH: tuple[int, int] = (48, 64)
+CROP_WH: tuple[int, int] = (72, 96)
+UNSURE_ORIENTATION = 0.1
+
+
+@dataclass
+class CropSet:
+    images: np.ndarray  # (N, 96, 72, 3) uint8 BGR, upright
+    tiles: np.ndarray  # (N,) int tile index
+    orientation_known: np.ndarray  # (N,) bool
+    source: np.ndarray  # (N,) int: which --data folder
+
+
+def load_crops(folders: Sequence[Path], split: str) -> CropSet:
+    images, tiles, known, source = [], [], [], []
+    for number, folder in enumerate(folders):
+        folder = Path(folder)
+        confidence = _orientation_confidence(folder)
+        for class_dir in sorted((folder / split).iterdir()):
+            if class_dir.name not in TILE_NAMES:
+                continue
+            for path in sorted(class_dir.glob("*.jpg")) + sorted(class_dir.glob("*.png")):
+                image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+                if image is None:
+                    continue
+                if image.shape[:2] != (CROP_WH[1], CROP_WH[0]):
+                    image = cv2.resize(image, CROP_WH, interpolation=cv2.INTER_AREA)
+                images.append(image)
+                tiles.append(TILE_NAMES.index(class_dir.name))
+                rel = f"{split}/{class_dir.name}/{path.name}"
+                known.append(confidence.get(rel, 1.0) >= UNSURE_ORIENTATION)
+                source.append(number)
+    if not images:
+        raise FileNotFoundError(f"no crops under {', '.join(str(f / split) for f in folders)}")
+    return CropSet(np.stack(images), np.array(tiles), np.array(known), np.array(source))
+
+
+def _orientation_confidence(folder: Path) -> dict[str, float]:
+    index = folder / "index.csv"
+    if not index.is_file():
+        return {}
+    out: dict[str, float] = {}
+    with index.open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            rel = row["path"].split("crops/", 1)[-1]
+            out[rel] = float(row.get("orientation_confidence") or 1.0)
+    return out
+
+
+# --- augmentation ------------------------------------------------------------------------
+def augment(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One randomly changed copy of an upright crop (same size, still upright)."""
+    h, w = image.shape[:2]
+    angle = rng.uniform(-8, 8)
+    scale = rng.uniform(0.9, 1.12)
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
+    matrix[:, 2] += rng.uniform(-0.07, 0.07, 2) * (w, h)
+    out = cv2.warpAffine(image, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out = out.astype(np.float32) / 255.0
+    out *= rng.uniform(0.85, 1.15, 3)  # white balance
+    out = (out - 0.5) * rng.uniform(0.65, 1.3) + 0.5 + rng.uniform(-0.2, 0.2)
+    out = np.clip(out, 0, 1) ** rng.uniform(0.7, 1.4)
+    if rng.random() < 0.3:  # faded print or grey light
+        grey = out.mean(axis=2, keepdims=True)
+        out = out + (grey - out) * rng.uniform(0.1, 0.5)
+    if rng.random() < 0.2:  # glare spot
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        yy, xx = np.mgrid[0:h, 0:w]
+        spot = np.exp(-(((xx - cx) / (w * rng.uniform(0.1, 0.3))) ** 2 + ((yy - cy) / (h * 0.2)) ** 2))
+        out = out + spot[..., None] * rng.uniform(0.2, 0.6)
+    out = np.clip(out * 255, 0, 255).astype(np.uint8)
+    if rng.random() < 0.35:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
+    if rng.random() < 0.3:
+        noise = rng.normal(0, rng.uniform(2, 9), out.shape)
+        out = np.clip(out + noise, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+        if ok:
+            out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return out
+
+
+def to_input(images: np.ndarray) -> np.ndarray:
+    """uint8 BGR crops (N, H, W, 3) -> float RGB (N, 3, 64, 48) in 0..1, as inference feeds."""
+    small = np.stack([cv2.resize(i, INPUT_WH, interpolation=cv2.INTER_AREA) for i in images])
+    return small[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+
+
+# --- model -------------------------------------------------------------------------------
+def build_model(classes: int = 2 * len(TILE_NAMES)) -> Any:
+    """About 0.3 M parameters. The last layers keep a 3 x 4 map (not a global average) because
+    *where* the number sits on the face is what tells up from down."""
+    import torch.nn as nn
+
+    def block(cin: int, cout: int) -> list[Any]:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(3, 24), *block(24, 24), nn.MaxPool2d(2),  # 32 x 24
+        *block(24, 48), *block(48, 48), nn.MaxPool2d(2),  # 16 x 12
+        *block(48, 96), *block(96, 96), nn.MaxPool2d(2),  # 8 x 6
+        *block(96, 128), nn.AdaptiveAvgPool2d((4, 3)),
+        nn.Flatten(), nn.Dropout(0.3), nn.Linear(128 * 12, classes),
+    )
+
+
+def _batch(crops: CropSet, picks: np.ndarray, rng: np.random.Generator, train: bool) -> tuple[np.ndarray, ...]:
+    images = crops.images[picks]
+    if train:
+        images = np.stack([augment(i, rng) for i in images])
+    flip = rng.random(len(picks)) < 0.5
+    images = images.copy()
+    images[flip] = images[flip, ::-1, ::-1]
+    targets = flip.astype(np.int64) * len(TILE_NAMES) + crops.tiles[picks]
+    return to_input(images), targets, crops.tiles[picks], crops.orientation_known[picks]
+
+
+def _loss(torch: Any, logits: Any, targets: Any, tiles: Any, known: Any, smoothing: float = 0.05) -> Any:
+    log_probs = torch.log_softmax(logits, dim=1)
+    joint = -log_probs.gather(1, targets[:, None])[:, 0]
+    pair = log_probs.view(len(logits), 2, -1)
+    marginal = -torch.logsumexp(pair, dim=1).gather(1, tiles[:, None])[:, 0]
+    per_crop = torch.where(known, joint, marginal)
+    return (1 - smoothing) * per_crop.mean() + smoothing * (-log_probs.mean())
+
+
+def evaluate(model: Any, torch: Any, crops: CropSet, batch: int = 256) -> dict[str, float]:
+    """Tile accuracy (orientation ignored) and orientation accuracy, each crop seen both ways up."""
+    model.eval()
+    tile_right = orient_right = total = 0
+    with torch.no_grad():
+        for start in range(0, len(crops.tiles), batch):
+            picks = np.arange(start, min(start + batch, len(crops.tiles)))
+            for turned in (False, True):
+                images = crops.images[picks]
+                if turned:
+                    images = images[:, ::-1, ::-1]
+                probs = torch.softmax(model(torch.from_numpy(to_input(images))), 1).view(len(picks), 2, -1).numpy()
+                tile = probs.sum(1).argmax(1)
+                tile_right += int((tile == crops.tiles[picks]).sum())
+                orientation = probs[np.arange(len(picks)), :, tile].argmax(1)
+                known = crops.orientation_known[picks]
+                orient_right += int(((orientation == int(turned)) | ~known).sum())
+                total += len(picks)
+    return {"tile_accuracy": tile_right / total, "orientation_accuracy": orient_right / total}
+
+
+def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, batch: int = 64, seed: int = 0,
+                 threads: int = 1, command: str = "", epoch_size: int = 6000) -> TrainingRecord:
+    import torch
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    train, val = load_crops(folders, "train"), load_crops(folders, "val")
+    print(f"reader: {len(train.tiles)} train crops, {len(val.tiles)} val crops from {len(folders)} folder(s)",
+          file=sys.stderr)
+    # Every folder weighs the same per epoch, so a big generated set does not drown the real one.
+    weights = np.ones(len(train.tiles))
+    for number in np.unique(train.source):
+        weights[train.source == number] = 1.0 / (train.source == number).sum()
+    weights /= weights.sum()
+    per_epoch = min(epoch_size, max(len(train.tiles), 2000))
+    model = build_model()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * (per_epoch // batch)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    best_state, best_score, history = None, -1.0, []
+    started = time.time()
+    for epoch in range(1, epochs + 1):
+        model.train()
+        order = rng.choice(len(train.tiles), size=per_epoch, p=weights)
+        losses = []
+        for step in range(per_epoch // batch):
+            picks = order[step * batch:(step + 1) * batch]
+            inputs, targets, tiles, known = _batch(train, picks, rng, train=True)
+            logits = model(torch.from_numpy(inputs))
+            loss = _loss(torch, logits, torch.from_numpy(targets), torch.from_numpy(tiles),
+                         torch.from_numpy(known))
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            losses.append(loss.item())
+        scores = evaluate(model, torch, val)
+        score = scores["tile_accuracy"] + 0.5 * scores["orientation_accuracy"]
+        history.append({"epoch": epoch, "loss": float(np.mean(losses)), **scores})
+        print(f"reader epoch {epoch}/{epochs}: loss {np.mean(losses):.3f}  val tile {scores['tile_accuracy']:.4f}"
+              f"  val orientation {scores['orientation_accuracy']:.4f}  ({time.time() - started:.0f} s)",
+              file=sys.stderr, flush=True)
+        if score > best_score:
+            best_score = score
+            best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+    train_seconds = time.time() - started
+    model.load_state_dict(best_state)
+    model.eval()
+    final = evaluate(model, torch, val)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, INPUT_WH[1], INPUT_WH[0])
+    torch.onnx.export(model, dummy, str(out_dir / "model.onnx"), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}}, opset_version=17,
+                      dynamo=False)
+    meta = {"tiles": list(TILE_NAMES), "orientations": ["upright", "upside_down"], "input_wh": list(INPUT_WH),
+            "input": "float32 RGB 0..1, NCHW; output logits index = orientation * 53 + tile",
+            "crop_wh": list(CROP_WH)}
+    (out_dir / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
+    record = TrainingRecord(
+        model="tile-reader", command=command, data=", ".join(str(f) for f in folders), seed=seed, epochs=epochs,
+        imgsz=list(INPUT_WH), architecture="small CNN (vision/training/reader.py build_model)",
+        train_seconds=round(train_seconds), machine=machine_description(threads),
+        metrics={"val_crops": int(len(val.tiles)), **{k: round(v, 4) for k, v in final.items()},
+                 "history": history},
+    )
+    record.save(out_dir)
+    return record

@@ -1,0 +1,59 @@
+"""Keep ultralytics offline and inside the project before it is imported.
+
+ultralytics phones home at import (DNS check, version check, telemetry), pip-installs what it
+misses, and downloads Arial.ttf for every dataset check. None of that may happen here: the
+machines have no internet, and a run must not depend on it. So, before the first import:
+
+* ``YOLO_OFFLINE=1``, ``YOLO_AUTOINSTALL=0``: no network, no installs.
+* ``YOLO_CONFIG_DIR`` points into the project (``.yolo/``, git-ignored), with a local TTF
+  copied to the two font names it looks up.
+* torch's thread count is set explicitly (ultralytics would take cores - 1 = 1 here).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+FONT_CANDIDATES = (
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    Path("/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf"),
+)
+FONT_NAMES = ("Arial.ttf", "Arial.Unicode.ttf")
+
+
+def project_root() -> Path:
+    return Path(__file__).resolve().parents[2]
+
+
+def prepare_ultralytics(threads: int = 1) -> Any:
+    """Set the environment, import ultralytics and return the module."""
+    config_dir = project_root() / ".yolo"
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "0"
+    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
+    font_dir = config_dir / "Ultralytics"
+    font_dir.mkdir(parents=True, exist_ok=True)
+    source = next((f for f in FONT_CANDIDATES if f.is_file()), None)
+    if source is None:
+        try:
+            import matplotlib
+
+            source = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+        except ImportError:
+            raise RuntimeError("no TTF font found for ultralytics; install fonts-dejavu-core") from None
+    for name in FONT_NAMES:
+        if not (font_dir / name).exists():
+            shutil.copyfile(source, font_dir / name)
+
+    import torch
+
+    torch.set_num_threads(threads)
+    import ultralytics
+    from ultralytics.utils import SETTINGS, torch_utils
+
+    torch_utils.NUM_THREADS = threads
+    SETTINGS.update({"sync": False})
+    return ultralytics
