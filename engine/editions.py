@@ -11,8 +11,8 @@ assumes 13 numbers or 4 colours; it asks the edition. Sources: rules.md section 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 
 from engine.errors import ImpossibleStateError, RummiError
 from engine.tiles import Colour, JokerKind, Tile

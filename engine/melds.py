@@ -20,8 +20,8 @@ import enum
 import functools
 import itertools
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from engine.editions import EDITIONS, Edition, get_edition
 from engine.notation import format_tiles
@@ -182,7 +182,10 @@ def _run_readings(numbered: list[Tile], jokers: list[Tile], edition: Edition) ->
     if high - low + 1 > size:
         if low == edition.min_number and high == edition.max_number:
             return [], f"{edition.max_number} does not wrap to {edition.min_number}"
-        return [], f"gap in the run between {colour.letter}{low} and {colour.letter}{high} that jokers cannot fill"
+        return (
+            [],
+            f"gap in the run between {colour.letter}{low} and {colour.letter}{high} that jokers cannot fill",
+        )
     readings = []
     first_start = max(edition.min_number, high - size + 1)
     last_start = min(low, edition.max_number - size + 1)

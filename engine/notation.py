@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from engine.editions import Edition, get_edition
 from engine.errors import NotationError
@@ -182,7 +182,9 @@ def _text_from_parts(value: dict) -> str:
         return f"J{kind.value}"
     number = value.get("number")
     if colour is None or not isinstance(number, int) or isinstance(number, bool):
-        raise NotationError("a numbered tile needs a colour and a whole number, e.g. {'colour': 'red', 'number': 7}")
+        raise NotationError(
+            "a numbered tile needs a colour and a whole number, e.g. {'colour': 'red', 'number': 7}"
+        )
     return f"{colour.letter}{number}"
 
 

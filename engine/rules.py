@@ -108,7 +108,7 @@ class Rules:
             out[f.name] = value
         return out
 
-    def differences(self, other: "Rules") -> dict[str, tuple[Any, Any]]:
+    def differences(self, other: Rules) -> dict[str, tuple[Any, Any]]:
         """Rule fields whose values differ from ``other`` (name, title, source, notes left out)."""
         skip = {"name", "title", "source", "notes"}
         return {
@@ -327,7 +327,7 @@ _FALSE = {"false", "no", "off", "0"}
 _NONE = {"none", "null", "off", ""}
 
 
-def get_rules(preset: "str | Rules | None" = None, **overrides: Any) -> Rules:
+def get_rules(preset: str | Rules | None = None, **overrides: Any) -> Rules:
     """A preset by name (or a given :class:`Rules`), with any single rule overridden.
 
     Override values may be typed values or text as a user writes it on a command line
@@ -347,7 +347,7 @@ def get_rules(preset: "str | Rules | None" = None, **overrides: Any) -> Rules:
     return dataclasses.replace(base, **values)
 
 
-def _lookup(preset: "str | Rules | None") -> Rules:
+def _lookup(preset: str | Rules | None) -> Rules:
     if preset is None:
         return PRESETS[DEFAULT_PRESET]
     if isinstance(preset, Rules):
@@ -438,7 +438,11 @@ def _describe_type(hint: Any) -> str:
 def _cell(rules: Rules, name: str) -> str:
     value = getattr(rules, name)
     if name == "never_opened_penalty":
-        return "-" if value is None else f"{value[0]}/{value[1]}" + (" (waiver)" if rules.never_opened_waiver else "")
+        return (
+            "-"
+            if value is None
+            else f"{value[0]}/{value[1]}" + (" (waiver)" if rules.never_opened_waiver else "")
+        )
     if name == "turn_seconds":
         if value is None and rules.clock_seconds:
             return f"clock {rules.clock_seconds // 60} min + {rules.clock_increment_seconds} s"
@@ -495,8 +499,15 @@ def presets_markdown() -> str:
         lines.append(f"Source: {r.source}.")
         extra = [
             f"{name} = {_cell(r, name)}"
-            for name in ("players", "clockwise", "bank_empty_last_round", "deal_one_joker_each",
-                         "reshuffle_on_three_pairs", "freed_joker_in_new_set", "overtime_restores_table")
+            for name in (
+                "players",
+                "clockwise",
+                "bank_empty_last_round",
+                "deal_one_joker_each",
+                "reshuffle_on_three_pairs",
+                "freed_joker_in_new_set",
+                "overtime_restores_table",
+            )
             if getattr(r, name) != _FIELDS[name].default
         ]
         if extra:

@@ -10,8 +10,8 @@ Every number a preset decides comes from :class:`engine.rules.Rules` (rules.md s
 * the pool ran dry: the lowest rack wins and one of three formulas applies (``BankEmptyScoring``).
 
     >>> from engine.notation import parse_tiles
-    >>> from engine.rules import get_rules
-    >>> result = score_game({"A": [], "B": parse_tiles("r4 b8"), "C": parse_tiles("r1 J")}, "pressman_us_2009")
+    >>> racks = {"A": [], "B": parse_tiles("r4 b8"), "C": parse_tiles("r1 J")}
+    >>> result = score_game(racks, "pressman_us_2009", winner="A")
     >>> result.scores
     {'A': 43, 'B': -12, 'C': -31}
 """
@@ -19,8 +19,9 @@ Every number a preset decides comes from :class:`engine.rules.Rules` (rules.md s
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from engine.errors import RummiError
 from engine.notation import format_tiles
@@ -136,7 +137,9 @@ def _score_went_out(
     return GameResult(rules, GameEnd.WENT_OUT, winner, ordered, totals, {p: explanations[p] for p in racks})
 
 
-def _owed(player: str, tiles: Sequence[Tile], total: int, rules: Rules, reason: NotOpened | None) -> tuple[int, str]:
+def _owed(
+    player: str, tiles: Sequence[Tile], total: int, rules: Rules, reason: NotOpened | None
+) -> tuple[int, str]:
     rack_text = _rack_text(tiles, total, rules)
     if reason is None or rules.never_opened_penalty is None:
         return total, rack_text

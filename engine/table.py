@@ -12,8 +12,9 @@ r7 in a standard game are impossible whether the third one lies on the table or 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from engine.editions import Edition, get_edition, inventory_problems
 from engine.melds import SetVerdict, classify

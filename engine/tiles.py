@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable
 
 
 class Colour(enum.Enum):

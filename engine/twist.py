@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from engine.editions import Edition, get_edition
 from engine.melds import Reading, SetKind, SetVerdict, _group_readings, _run_readings
@@ -123,7 +123,9 @@ def _group_with_specials(
     return readings, ""
 
 
-def _fill_colours(jokers: list[tuple[int, Tile]], missing: list[Tile]) -> Iterator[dict[int, tuple[Tile, ...]]]:
+def _fill_colours(
+    jokers: list[tuple[int, Tile]], missing: list[Tile]
+) -> Iterator[dict[int, tuple[Tile, ...]]]:
     """Every way to give each joker its missing tiles (two for a double joker)."""
     if not jokers:
         yield {}

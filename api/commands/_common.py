@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from engine.editions import Edition
 from engine.errors import NotationError, RummiError
@@ -19,7 +20,7 @@ def parse_named_racks(values: Sequence[str] | None, edition: Edition | str | Non
         name, sep, tiles = value.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise RummiError(f"--rack {value!r}: write PLAYER=TILES, e.g. --rack \"B=r4 b8\"")
+            raise RummiError(f'--rack {value!r}: write PLAYER=TILES, e.g. --rack "B=r4 b8"')
         if name in racks:
             raise RummiError(f"--rack: player {name!r} given twice")
         try:

@@ -50,7 +50,9 @@ def handle(args: argparse.Namespace) -> int:
         rules = get_rules(args.preset, **dict(parse_override(o) for o in args.set))
         if args.list_presets:
             if args.json:
-                print_json({"default": DEFAULT_PRESET, "presets": {n: r.to_dict() for n, r in PRESETS.items()}})
+                print_json(
+                    {"default": DEFAULT_PRESET, "presets": {n: r.to_dict() for n, r in PRESETS.items()}}
+                )
             else:
                 print(presets_markdown())
             return EXIT_OK
@@ -79,7 +81,7 @@ def _racks(args: argparse.Namespace, edition: str) -> dict[str, list]:
         raise RummiError('give every losing player\'s rack, e.g. --rack "B=r4 b8"')
     if args.winner and args.winner not in racks:
         if args.bank_empty:
-            raise RummiError(f"with --bank-empty give the winner's rack too (--rack \"{args.winner}=...\")")
+            raise RummiError(f'with --bank-empty give the winner\'s rack too (--rack "{args.winner}=...")')
         racks = {args.winner: [], **racks}
     return racks
 
