@@ -8,6 +8,8 @@ from engine.errors import ImpossibleStateError, NotationError, RummiError
 from engine.melds import Reading, SetKind, SetVerdict, classify, is_valid_set, set_value
 from engine.notation import format_sets, format_tiles, parse_sets, parse_tile, parse_tiles
 from engine.rules import DEFAULT_PRESET, PRESETS, BankEmptyScoring, MatchEnd, Rules, get_rules
+from engine.scoring import GameResult, NotOpened, ScoreSheet, rack_points, score_game
+from engine.table import TableVerdict, validate_table
 from engine.tiles import JOKER, Colour, JokerKind, Tile, sort_tiles
 
 __all__ = [
@@ -17,6 +19,13 @@ __all__ = [
     "MatchEnd",
     "Rules",
     "get_rules",
+    "GameResult",
+    "NotOpened",
+    "ScoreSheet",
+    "TableVerdict",
+    "rack_points",
+    "score_game",
+    "validate_table",
     "EDITIONS",
     "JOKER",
     "STANDARD",
