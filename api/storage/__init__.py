@@ -1,0 +1,20 @@
+"""Where game records are kept: a thin layer over SQLite (default) or PostgreSQL, plus exports.
+
+I/O lives here, not in the engine: :mod:`engine.game` holds the record as data, this package
+writes it (one transaction per turn) and reads it back.
+"""
+
+from api.storage.database import Database, StorageError
+from api.storage.export import game_from_json, game_to_json, score_sheet_csv
+from api.storage.games import DEFAULT_URL, GameStore, GameSummary
+
+__all__ = [
+    "DEFAULT_URL",
+    "Database",
+    "GameStore",
+    "GameSummary",
+    "StorageError",
+    "game_from_json",
+    "game_to_json",
+    "score_sheet_csv",
+]

@@ -1,0 +1,56 @@
+"""A game record as files people keep: the whole record as JSON, the scores as a CSV sheet.
+
+The CSV is the paper score sheet: one row per game, one column per player, then the totals
+(and games won, where the preset decides the match by that), as :class:`engine.scoring.ScoreSheet`
+computes them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Sequence
+
+from engine.game import Game, score_sheet
+from engine.rules import MatchEnd
+
+#: Bumped when the JSON layout changes in a way a reader must know about.
+EXPORT_FORMAT = "rummi-game/1"
+
+
+def game_to_json(game: Game) -> str:
+    """The complete record: players, rules, every turn's tables and verdict, the ending."""
+    payload = {"format": EXPORT_FORMAT, **game.to_dict()}
+    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def game_from_json(text: str) -> Game:
+    """Read back what :func:`game_to_json` wrote."""
+    data = json.loads(text)
+    if data.get("format") != EXPORT_FORMAT:
+        raise ValueError(f"not a {EXPORT_FORMAT} export (format {data.get('format')!r})")
+    return Game.from_dict(data)
+
+
+def score_sheet_csv(games: Sequence[Game]) -> str:
+    """The score sheet of finished games with the same players, as CSV text."""
+    sheet = score_sheet(games)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["game", "started_at", "ending", "winner", *sheet.players])
+    for game in games:
+        assert game.ending is not None  # score_sheet() refused unfinished games
+        writer.writerow(
+            [
+                game.id if game.id is not None else "",
+                game.started_at or "",
+                game.ending.end.value,
+                game.ending.winner,
+                *(game.ending.scores[p] for p in sheet.players),
+            ]
+        )
+    writer.writerow(["total", "", "", sheet.match_winner or "", *sheet.totals.values()])
+    if sheet.rules.match_end is MatchEnd.MOST_GAMES_WON:
+        writer.writerow(["games won", "", "", "", *sheet.games_won.values()])
+    return out.getvalue()

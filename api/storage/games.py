@@ -1,0 +1,283 @@
+"""The game record in a database: games, turns, endings and scores.
+
+Each write is one transaction, so a process killed at any moment leaves every turn either
+fully stored or not at all. A turn's row and the game's turn counter change together; the
+counter also makes a second writer that lost the race fail loudly instead of overwriting.
+
+    >>> from engine.game import Game
+    >>> from engine.notation import parse_sets
+    >>> store = GameStore.open("sqlite:///:memory:")
+    >>> game = Game(players=("Ann", "Bob"))
+    >>> game_id = store.create(game)
+    >>> store.add_turn(game_id, game.play("Ann", [], parse_sets("r10 r11 r12")))
+    >>> [t.player for t in store.load(game_id).turns]
+    ['Ann']
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from api.storage.database import Database, StorageError, Transaction
+from engine.game import Ending, Game, Turn, rules_from_dict
+
+#: Where games go when no URL is given (the service's ``database_url`` setting has the same default).
+DEFAULT_URL = "sqlite:///rummi.db"
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS games (
+        id {id},
+        started_at TEXT NOT NULL,
+        players TEXT NOT NULL,
+        preset TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        turn_count INTEGER NOT NULL DEFAULT 0,
+        finished_at TEXT
+    )""",
+    """CREATE TABLE IF NOT EXISTS turns (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        before_table TEXT NOT NULL,
+        after_table TEXT NOT NULL,
+        rack TEXT,
+        drew INTEGER NOT NULL,
+        seconds DOUBLE PRECISION,
+        legal INTEGER NOT NULL,
+        verdict TEXT NOT NULL,
+        PRIMARY KEY (game_id, number)
+    )""",
+    """CREATE TABLE IF NOT EXISTS endings (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        how TEXT NOT NULL,
+        winner TEXT NOT NULL,
+        detail TEXT NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS scores (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )""",
+    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
+)
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of the list of stored games."""
+
+    id: int
+    started_at: str
+    players: tuple[str, ...]
+    preset: str
+    turns: int
+    finished: bool
+
+
+class GameStore:
+    """Games kept in a database (SQLite file by default, PostgreSQL given a URL)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._create_schema()
+
+    @classmethod
+    def open(cls, url: str | None = None) -> "GameStore":
+        """Open (and on first use create) the store at ``url``, else ``$RUMMI_DATABASE_URL``,
+        else :data:`DEFAULT_URL`."""
+        return cls(Database.open(url or os.environ.get("RUMMI_DATABASE_URL") or DEFAULT_URL))
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "GameStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def create(self, game: Game) -> int:
+        """Store a new game (with any turns and ending it already has); sets and returns its id."""
+        started = game.started_at or _now()
+        with self.db.transaction() as tx:
+            row = tx.execute(
+                "INSERT INTO games (started_at, players, preset, rules, turn_count) "
+                "VALUES (?, ?, ?, ?, 0) RETURNING id",
+                (started, json.dumps(list(game.players)), game.preset.name, json.dumps(game.preset.to_dict())),
+            ).fetchone()
+            assert row is not None
+            game_id = int(row[0])
+            for turn in game.turns:
+                _insert_turn(tx, game_id, turn)
+            if game.ending is not None:
+                _insert_ending(tx, game_id, game.players, game.ending)
+        game.id, game.started_at = game_id, started
+        return game_id
+
+    def add_turn(self, game_id: int, turn: Turn) -> None:
+        """Append one turn; its number must follow the last stored one."""
+        with self.db.transaction() as tx:
+            _insert_turn(tx, game_id, turn)
+
+    def finish(self, game_id: int, game: Game) -> None:
+        """Store the ending and every player's score of a finished game, all at once."""
+        if game.ending is None:
+            raise StorageError("the game has not ended yet")
+        with self.db.transaction() as tx:
+            _insert_ending(tx, game_id, game.players, game.ending)
+
+    def delete(self, game_id: int) -> None:
+        with self.db.transaction() as tx:
+            for table in ("scores", "endings", "turns"):
+                tx.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            if tx.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 0:
+                raise StorageError(f"no game {game_id}")
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def load(self, game_id: int) -> Game:
+        """The whole record of one game, as stored."""
+        with self.db.transaction() as tx:
+            head = tx.execute(
+                "SELECT started_at, players, rules, turn_count FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if head is None:
+                raise StorageError(f"no game {game_id}")
+            turn_rows = tx.execute(
+                "SELECT number, player, before_table, after_table, rack, drew, seconds, verdict "
+                "FROM turns WHERE game_id = ? ORDER BY number",
+                (game_id,),
+            ).fetchall()
+            ending_row = tx.execute("SELECT how, winner, detail FROM endings WHERE game_id = ?", (game_id,)).fetchone()
+            score_rows = tx.execute(
+                "SELECT player, points FROM scores WHERE game_id = ? ORDER BY seat", (game_id,)
+            ).fetchall()
+        started_at, players, rules_json, turn_count = head
+        if len(turn_rows) != turn_count:
+            raise StorageError(f"game {game_id}: {len(turn_rows)} turns stored but the counter says {turn_count}")
+        rules = rules_from_dict(json.loads(rules_json))
+        turns = [
+            Turn.from_dict(
+                {
+                    "number": r[0],
+                    "player": r[1],
+                    "before": r[2],
+                    "after": r[3],
+                    "rack": r[4],
+                    "drew": r[5],
+                    "seconds": r[6],
+                    "verdict": json.loads(r[7]),
+                },
+                rules.edition,
+            )
+            for r in turn_rows
+        ]
+        ending = None
+        if ending_row is not None:
+            detail = json.loads(ending_row[2])
+            ending = Ending.from_dict(
+                {
+                    "end": ending_row[0],
+                    "winner": ending_row[1],
+                    "racks": detail["racks"],
+                    "explanations": detail["explanations"],
+                    "scores": dict(score_rows),
+                },
+                rules.edition,
+            )
+        return Game(
+            players=tuple(json.loads(players)),
+            rules=rules,
+            turns=turns,
+            ending=ending,
+            id=game_id,
+            started_at=started_at,
+        )
+
+    def list_games(self) -> list[GameSummary]:
+        rows = self.db.query_all(
+            "SELECT id, started_at, players, preset, turn_count, finished_at FROM games ORDER BY id"
+        )
+        return [
+            GameSummary(int(r[0]), r[1], tuple(json.loads(r[2])), r[3], int(r[4]), r[5] is not None) for r in rows
+        ]
+
+    # --- schema -----------------------------------------------------------------------------
+
+    def _create_schema(self) -> None:
+        with self.db.transaction() as tx:
+            if self.db.dialect.name == "postgresql":
+                # Two processes opening a fresh database at once must not both create tables.
+                tx.execute("SELECT pg_advisory_xact_lock(4242)")
+            for statement in _SCHEMA:
+                tx.execute(statement)
+            row = tx.execute("SELECT version FROM schema_version").fetchone()
+            if row is None:
+                tx.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+            elif int(row[0]) != SCHEMA_VERSION:
+                raise StorageError(f"database schema version {row[0]}; this rummi reads version {SCHEMA_VERSION}")
+
+
+def _insert_turn(tx: Transaction, game_id: int, turn: Turn) -> None:
+    moved = tx.execute(
+        "UPDATE games SET turn_count = turn_count + 1 WHERE id = ? AND turn_count = ? AND finished_at IS NULL",
+        (game_id, turn.number - 1),
+    ).rowcount
+    if moved != 1:
+        row = tx.execute("SELECT turn_count, finished_at FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StorageError(f"no game {game_id}")
+        if row[1] is not None:
+            raise StorageError(f"game {game_id} is over; no more turns")
+        raise StorageError(f"game {game_id} has {row[0]} turns stored; turn {turn.number} does not follow")
+    data = turn.to_dict()
+    tx.execute(
+        "INSERT INTO turns (game_id, number, player, before_table, after_table, rack, drew, seconds, legal, verdict) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            game_id,
+            turn.number,
+            turn.player,
+            data["before"],
+            data["after"],
+            data["rack"],
+            turn.drew,
+            turn.seconds,
+            1 if turn.legal else 0,
+            json.dumps(data["verdict"], sort_keys=True),
+        ),
+    )
+
+
+def _insert_ending(tx: Transaction, game_id: int, players: tuple[str, ...], ending: Ending) -> None:
+    done = tx.execute(
+        "UPDATE games SET finished_at = ? WHERE id = ? AND finished_at IS NULL", (_now(), game_id)
+    ).rowcount
+    if done != 1:
+        exists = tx.execute("SELECT id FROM games WHERE id = ?", (game_id,)).fetchone()
+        raise StorageError(f"game {game_id} is already over" if exists else f"no game {game_id}")
+    data: dict[str, Any] = ending.to_dict()
+    detail = {"racks": data["racks"], "explanations": data["explanations"]}
+    tx.execute(
+        "INSERT INTO endings (game_id, how, winner, detail) VALUES (?, ?, ?, ?)",
+        (game_id, data["end"], data["winner"], json.dumps(detail, sort_keys=True)),
+    )
+    for seat, player in enumerate(players):
+        tx.execute(
+            "INSERT INTO scores (game_id, seat, player, points) VALUES (?, ?, ?, ?)",
+            (game_id, seat, player, int(ending.scores[player])),
+        )
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
