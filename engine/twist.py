@@ -85,9 +85,9 @@ def _slots(joker: Tile) -> int:
 
 
 def _reading(kind: SetKind, stands_for: list[Tile], meaning: dict[int, tuple[Tile, ...]]) -> Reading:
+    """A reading whose ``jokers`` holds each joker's first tile and ``represents`` all of them."""
     ordered = [meaning[i] for i in sorted(meaning)]
-    lead = tuple(m[0] if m else None for m in ordered)
-    return Reading(kind, tuple(stands_for), lead, tuple(ordered))  # type: ignore[arg-type]
+    return Reading(kind, tuple(stands_for), tuple(m[0] for m in ordered), tuple(ordered))
 
 
 # --- groups with double jokers ------------------------------------------------------------------

@@ -203,7 +203,7 @@ def candidate_sets(draw: st.DrawFn, edition_name: str) -> list[Tile]:
     rnd = draw(st.randoms(use_true_random=False))
     numbered = sorted((t for t in edition.inventory() if not t.is_joker), key=Tile.sort_key)
     jokers = sorted((t for t in edition.inventory() if t.is_joker), key=Tile.sort_key)
-    size = draw(st.integers(1, 6))
+    size = draw(st.integers(2, 6))
     shape = draw(st.sampled_from(["group", "run", "random"]))
     if shape == "group":
         number = rnd.choice(list(edition.numbers))
@@ -217,10 +217,12 @@ def candidate_sets(draw: st.DrawFn, edition_name: str) -> list[Tile]:
         ]
     else:
         tiles = [rnd.choice(numbered) for _ in range(size)]
-    for _ in range(draw(st.integers(0, 2))):  # some tiles become jokers
+    for _ in range(draw(st.integers(0, 2))):  # some tiles become jokers, often of a fitting colour
         if tiles:
-            tiles[rnd.randrange(len(tiles))] = rnd.choice(jokers)
-    if draw(st.booleans()) and tiles:  # and one tile may change to anything
+            at = rnd.randrange(len(tiles))
+            fitting = [j for j in jokers if j.colour in (None, tiles[at].colour)]
+            tiles[at] = rnd.choice(fitting if fitting and rnd.random() < 0.5 else jokers)
+    if draw(st.integers(0, 3)) == 0 and tiles:  # and one tile may change to anything
         tiles[rnd.randrange(len(tiles))] = rnd.choice(numbered)
     if sum(t.is_joker for t in tiles) > 2:  # keep the brute force small
         tiles = [t for t in tiles if not t.is_joker] + [t for t in tiles if t.is_joker][:2]

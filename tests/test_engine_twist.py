@@ -186,3 +186,55 @@ def double_sets(draw: st.DrawFn) -> list[Tile]:
 def test_double_joker_sets_agree_with_brute_force(tiles: list[Tile]) -> None:
     v = classify(tiles, TWIST)
     assert v.valid == brute_force_double(tiles), v.describe()
+
+
+# --- property test: one colour-change joker against a brute force --------------------------------
+
+
+def brute_force_colour_change(tiles: list[Tile]) -> bool:
+    """One colour-change joker: a run whose colour differs below and above the joker's number."""
+    numbered = [t for t in tiles if not t.is_joker]
+    plain = sum(1 for t in tiles if t.joker is JokerKind.STANDARD)
+    numbers = [t.number for t in numbered]
+    if len(tiles) < 3 or len(set(numbers)) != len(numbers):
+        return False
+    for start in range(1, 14 - len(tiles) + 1):
+        span = range(start, start + len(tiles))
+        if not set(numbers) <= set(span):
+            continue
+        for at in (n for n in span if n not in numbers):  # where the colour-change joker sits
+            if len(span) - len(numbers) - 1 != plain:
+                continue
+            below = {t.colour for t in numbered if t.number < at}
+            above = {t.colour for t in numbered if t.number > at}
+            if len(below) <= 1 and len(above) <= 1 and not (below and above and below == above):
+                return True
+    return False
+
+
+@st.composite
+def colour_change_sets(draw: st.DrawFn) -> list[Tile]:
+    """A run in up to two colours; one tile becomes the colour-change joker, maybe one a plain joker."""
+    rnd = draw(st.randoms(use_true_random=False))
+    start, length = rnd.randint(1, 11), rnd.randint(3, 6)
+    first, second = rnd.choice(TWIST.colours), rnd.choice(TWIST.colours)
+    cut = rnd.randint(0, length)
+    tiles = [
+        Tile(number=n, colour=first if i < cut else second)
+        for i, n in enumerate(range(start, min(start + length, 14)))
+    ]
+    positions = rnd.sample(range(len(tiles)), 2)
+    tiles[positions[0]] = Tile(joker=JokerKind.COLOUR_CHANGE)
+    if draw(st.booleans()):
+        tiles[positions[1]] = Tile(joker=JokerKind.STANDARD)
+    if draw(st.booleans()):  # and sometimes a stray tile
+        tiles.append(Tile(number=rnd.randint(1, 13), colour=rnd.choice(TWIST.colours)))
+    rnd.shuffle(tiles)
+    return tiles
+
+
+@settings(max_examples=150, deadline=None)
+@given(colour_change_sets())
+def test_colour_change_sets_agree_with_brute_force(tiles: list[Tile]) -> None:
+    v = classify(tiles, TWIST)
+    assert v.valid == brute_force_colour_change(tiles), v.describe()
