@@ -115,8 +115,12 @@ class SetVerdict:
         line = f"{text}: {' or '.join(kinds)} worth {self.value}"
         options = self.joker_options()
         if options:
-            parts = [" or ".join("+".join(str(t) for t in o) or "mirror" for o in opts) for opts in options]
-            line += " (J = " + "; ".join(parts) + ")"
+            jokers = [t for t in self.tiles if t.is_joker]
+            parts = [
+                f"{joker} = " + " or ".join("+".join(str(t) for t in o) or "mirror" for o in opts)
+                for joker, opts in zip(jokers, options)
+            ]
+            line += " (" + "; ".join(parts) + ")"
         for note in self.notes:
             line += f"; {note}"
         return line
