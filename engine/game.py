@@ -18,7 +18,7 @@ a record read back years later says what was decided then, whatever the engine s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
 from engine.errors import RummiError
 from engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
@@ -26,6 +26,9 @@ from engine.referee import Spot, judge_turn
 from engine.rules import Rules, get_rules
 from engine.scoring import GameEnd, GameResult, NotOpened, ScoreSheet, score_game
 from engine.tiles import Tile
+
+if TYPE_CHECKING:
+    from engine.never_opened import OpeningCheck
 
 Table = tuple[tuple[Tile, ...], ...]
 
@@ -216,13 +219,16 @@ class Game:
         """End the game: score every rack with the preset (see :func:`engine.scoring.score_game`).
 
         ``not_opened`` says, for players who never opened, whether they could have (the
-        tournament presets' 100/200 penalty); :func:`engine.referee.never_opened` can decide it.
+        tournament presets' 100/200 penalty). When it is not given and the preset has that
+        penalty, the solver decides it from each such player's last rack (:meth:`opening_checks`).
         """
         if self.finished:
             raise RummiError("the game is already over")
         if set(racks) != set(self.players):
             raise RummiError(f"give a rack for every player: {', '.join(self.players)}")
         ordered = {p: list(racks[p]) for p in self.players}
+        if not_opened is None and self.preset.never_opened_penalty is not None and not bank_empty:
+            not_opened = {p: c.not_opened for p, c in self.opening_checks(ordered).items() if p != winner}
         result = score_game(ordered, self.preset, winner=winner, bank_empty=bank_empty, not_opened=not_opened)
         self.ending = Ending.from_result(result, ordered)
         return self.ending
@@ -230,6 +236,18 @@ class Game:
     def never_opened(self) -> list[str]:
         """Players who have not laid their opening meld yet."""
         return [p for p in self.players if not self.has_opened(p)]
+
+    def opening_checks(self, racks: Mapping[str, Sequence[Tile]]) -> dict[str, OpeningCheck]:
+        """For each player who never opened: could their rack have opened? (with one opening).
+
+        A player who never opened has only ever drawn, so their last rack holds every earlier
+        one: if any rack of theirs could open, this one can.
+        """
+        from engine.never_opened import could_have_opened  # the solver loads SciPy: only when asked
+
+        return {
+            p: could_have_opened(racks[p], rules=self.preset) for p in self.never_opened() if p in racks
+        }
 
     def _check_player(self, player: str) -> None:
         if player not in self.players:

@@ -115,7 +115,7 @@ class Doubt:
     def describe(self) -> str:
         options = ", ".join(str(t) for t in self.alternatives[:6])
         more = f" (+{len(self.alternatives) - 6} more)" if len(self.alternatives) > 6 else ""
-        return f"{self.spot} was read as {self.seen} with low confidence; as {options}{more} it would not count"
+        return f"{self.spot} was read as {self.seen} with low confidence; read as {options}{more}, this problem goes away"
 
 
 @dataclass(frozen=True)

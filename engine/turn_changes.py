@@ -137,7 +137,7 @@ def _heirs(
             if shared > best_shared:
                 best, best_shared = a, shared
         heir[b] = best
-    return heir
+    return dict(sorted(heir.items()))
 
 
 def _attribute(
