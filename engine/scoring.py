@@ -96,6 +96,10 @@ def score_game(
     their rack. When someone went out, ``winner`` names them and their rack must be empty. When
     the pool ran dry (``bank_empty``), the lowest rack wins; ``winner`` may name one of the tied
     lowest racks and is required when there is such a tie.
+
+    ``not_opened`` names players who never laid their opening. It matters only under presets
+    with ``never_opened_penalty`` and only when someone went out, which is how PL-WIKI and
+    MSO-2019 word the rule (rules.md 5.3); asking for it after the pool ran dry is an error.
     """
     preset = get_rules(rules)
     if len(racks) < 2:
@@ -106,6 +110,10 @@ def score_game(
     if unknown:
         raise RummiError(f"no rack given for {', '.join(unknown)}; players: {', '.join(racks)}")
     if bank_empty:
+        if not_opened and preset.never_opened_penalty is not None:
+            raise RummiError(
+                "the never-opened penalty applies when someone goes out, not when the pool runs dry"
+            )
         return _score_bank_empty(racks, totals, preset, winner)
     return _score_went_out(racks, totals, preset, winner, not_opened)
 

@@ -74,6 +74,11 @@ def test_pl_wiki_waives_the_200_after_an_announced_opening() -> None:
     assert score_game(game, "mso_2019", winner="A", not_opened={"B": "announced"}).scores["B"] == -200
 
 
+def test_never_opened_is_a_went_out_rule() -> None:
+    with pytest.raises(RummiError, match="applies when someone goes out"):
+        score_game(racks(A="r1", B="r4"), "mso_2019", bank_empty=True, not_opened={"B": "could_not"})
+
+
 def test_box_rules_have_no_never_opened_penalty() -> None:
     result = score_game(racks(A="", B="r4"), "pressman_us_2009", winner="A", not_opened={"B": "could_have"})
     assert result.scores == {"A": 4, "B": -4}
