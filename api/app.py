@@ -22,8 +22,9 @@ from fastapi.staticfiles import StaticFiles
 from api.corrections import CorrectionStore
 from api.deps import Inference
 from api.errors import install_error_handlers
+from api.game_records import GameRecords
 from api.limits import BodyLimitMiddleware
-from api.routers import meta, photos, play
+from api.routers import games, meta, photos, play
 from api.settings import API_PREFIX, API_VERSION, Settings
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -35,7 +36,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
+        app.state.games = GameRecords.open(settings.database_url)
+        try:
+            yield
+        finally:
+            app.state.games.close()
 
     app = FastAPI(
         title="Rummi",
@@ -51,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(meta.router, prefix=API_PREFIX)
     app.include_router(play.router, prefix=API_PREFIX)
+    app.include_router(games.router, prefix=API_PREFIX)
     app.include_router(photos.router, prefix=API_PREFIX)
     app.add_middleware(
         BodyLimitMiddleware,

@@ -18,6 +18,7 @@ from api.settings import Settings
 
 if TYPE_CHECKING:
     from api.corrections import CorrectionStore
+    from api.game_records import GameRecords
     from vision.scanner import Scanner
 
 T = TypeVar("T")
@@ -47,7 +48,7 @@ class ScannerHolder:
 
 
 class Inference:
-    """Runs CPU-heavy work (decoding, detection, reading) in worker threads.
+    """Runs CPU-heavy work (decoding, detection, reading, solving) in worker threads.
 
     At most ``settings.scan_workers`` jobs run at once; the others wait in line without blocking
     the event loop, so a slow scan never stalls a table check or the page for someone else.
@@ -73,5 +74,5 @@ def get_corrections(request: Request) -> "CorrectionStore":
     return request.app.state.corrections
 
 
-def get_storage(request: Request) -> Any:
-    return request.app.state.storage
+def get_games(request: Request) -> "GameRecords":
+    return request.app.state.games

@@ -4,7 +4,7 @@
   states (the request was well formed, its content is not a game), 400 for the rest;
 * a photo that cannot be read (:class:`vision.image_io.ImageError`): 400, 413 or 415;
 * recognition models missing (:class:`vision.onnx_model.ModelError`): 503;
-* an unknown game: 404;
+* an unknown game: 404; a game another process changed under us: 409;
 * anything else: 500 with a short message and no traceback (the traceback goes to the log).
 
 Every answer is JSON with a ``detail`` string a person can read, as FastAPI's own errors have.
@@ -32,6 +32,14 @@ class GameNotFoundError(LookupError):
     def __init__(self, game_id: object) -> None:
         self.game_id = game_id
         super().__init__(f"no game with id {game_id}")
+
+
+class GameConflictError(RummiError):
+    """The game changed between reading it and writing to it (another process wrote first)."""
+
+    def __init__(self, game_id: object, reason: str) -> None:
+        self.game_id = game_id
+        super().__init__(f"game {game_id} changed meanwhile ({reason}); load it again and retry")
 
 
 class FieldError(RummiError):
@@ -67,6 +75,10 @@ async def _game_not_found(request: Request, error: Exception) -> JSONResponse:
     return JSONResponse({"detail": str(error), "error": "GameNotFound"}, status_code=404)
 
 
+async def _game_conflict(request: Request, error: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(error), "error": "GameConflict"}, status_code=409)
+
+
 async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
     return JSONResponse({"detail": error.detail}, status_code=error.status_code, headers=error.headers)
@@ -96,6 +108,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(UnsupportedMediaError, _image_error)
     app.add_exception_handler(ModelError, _models_missing)
     app.add_exception_handler(GameNotFoundError, _game_not_found)
+    app.add_exception_handler(GameConflictError, _game_conflict)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(Exception, _unexpected)

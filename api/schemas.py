@@ -233,13 +233,19 @@ class HintRequest(WithRules):
     table: Notation = Field(default="", examples=["r5 r6 r7 | k9 b9 o9"])
     rack: Notation = Field(examples=["r8 J o9 k1"])
     opened: bool = Field(default=False, description="The player has already made the opening meld.")
-    objective: Literal["tiles", "points"] = Field(
+    objective: Literal["tiles", "value"] = Field(
         default="tiles", description="Play as many tiles as possible, or as many points."
     )
 
 
 class HintOut(Passthrough):
-    pass
+    draw: bool = Field(description="No legal play: draw a tile (reason says why).")
+    reason: str
+    play: str = Field(description="The rack tiles to play, in notation.", examples=["r8 J o9"])
+    table: str = Field(description="The whole table after the move.", examples=["r5 r6 r7 r8 J | k9 b9 o9"])
+    tiles_played: int
+    value_played: int
+    explanation: list[str] = Field(description="The move step by step, for a person.")
 
 
 class TurnRequest(WithRules):
@@ -278,3 +284,66 @@ class GameResultOut(Passthrough):
     scores: dict[str, int]
     rack_totals: dict[str, int]
     explanations: dict[str, str]
+
+
+# --- games: players, turns, the end of each game, the running score sheet ---------------------
+
+
+class GameCreate(Model):
+    players: list[PlayerName] = Field(min_length=2, max_length=8, examples=[["Ann", "Bob", "Cy"]])
+    rules: RulesChoice = Field(default_factory=RulesChoice)
+
+
+class TurnIn(Model):
+    """One turn to judge and record. The player defaults to whoever is next, ``before`` to the
+    table the previous turn left."""
+
+    after: Notation = Field(examples=["r10 r11 r12"])
+    player: PlayerName | None = None
+    before: Notation | None = None
+    rack: Notation | None = Field(default=None, description="The player's rack before the turn, when known.")
+    drew: int = Field(default=0, ge=0, le=40, description="Tiles drawn this turn (penalties included).")
+    seconds: float | None = Field(default=None, ge=0, le=86_400)
+
+
+class GameEndIn(Model):
+    racks: dict[PlayerName, Notation] = Field(
+        min_length=2, max_length=8, description="Every player with the tiles left (the winner's empty)."
+    )
+    winner: PlayerName | None = None
+    bank_empty: bool = False
+    not_opened: dict[PlayerName, Literal["could_not", "could_have", "announced"]] = Field(
+        default_factory=dict, max_length=8
+    )
+
+
+class GameOut(Passthrough):
+    id: int
+    players: list[str]
+    rules: dict[str, Any]
+    turns: list[dict[str, Any]]
+    ending: dict[str, Any] | None
+    finished: bool
+    next_player: str
+    table: str = Field(description="The table the last turn left, in notation.")
+
+
+class TurnOut(Passthrough):
+    game: GameOut
+    turn: dict[str, Any] = Field(description="The recorded turn, with the referee's verdict.")
+
+
+class GameSummaryOut(Model):
+    id: int
+    started_at: str
+    players: list[str]
+    preset: str
+    turns: int
+    finished: bool
+
+
+class ScoreSheetOut(Passthrough):
+    players: list[str]
+    games: list[dict[str, Any]]
+    totals: dict[str, int]
+    match_winner: str | None

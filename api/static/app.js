@@ -335,6 +335,8 @@ function init() {
   modes.init();
   loadPresets();
   startCamera();
+  // For the browser test and for anyone poking at the page from the console.
+  window.__rummi = { state };
 }
 
 init();

@@ -2,8 +2,11 @@
 // passing by); that must not look like a move. TileTracker keeps one track per physical tile,
 // matched between frames by position, and lets each frame vote for the tile's reading. A track
 // shows only once it has been seen in `confirm` frames, its reading is the label with the most
-// (decaying) votes, and it disappears only after `forget` frames without it. `changed` is true
-// only when the set of stable readings differs from the last one reported.
+// (decaying) votes, and it disappears only after `forget` frames without it. A label's votes are
+// capped at `cap` (about two confident frames), so however long a tile has been read one way,
+// a real change (a tile swapped) shows after two frames, while a single misread frame never
+// outvotes the reading before it. `changed` is true only when the set of stable readings
+// differs from the last one reported.
 
 export function centre(corners) {
   let x = 0, y = 0;
@@ -17,8 +20,9 @@ export function size(corners) {
 }
 
 export class TileTracker {
-  constructor({ decay = 0.6, confirm = 2, forget = 3 } = {}) {
+  constructor({ decay = 0.8, cap = 2, confirm = 2, forget = 3 } = {}) {
     this.decay = decay;
+    this.cap = cap;
     this.confirm = confirm;
     this.forget = forget;
     this.tracks = [];
@@ -72,7 +76,8 @@ export class TileTracker {
       track.seen += 1;
       track.missed = 0;
       const label = tile.tile ?? "?";
-      track.votes[label] = (track.votes[label] || 0) + Math.max(0.05, tile.confidence ?? 1);
+      const vote = Math.max(0.05, tile.confidence ?? 1);
+      track.votes[label] = Math.min(this.cap, (track.votes[label] || 0) + vote);
       frameToTrack[i] = track.id;
     });
     this.tracks = this.tracks.filter(track => track.missed < this.forget);

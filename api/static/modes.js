@@ -69,7 +69,7 @@ async function rackMode() {
     rules: rulesChoice(),
   });
   const played = new Map();
-  for (const tile of hint.played || []) played.set(tile, (played.get(tile) || 0) + 1);
+  for (const tile of hint.play.split(" ").filter(Boolean)) played.set(tile, (played.get(tile) || 0) + 1);
   // Outline on the picture the rack tiles the move plays (each copy once).
   for (const i of state.scan.rack) {
     const label = state.scan.tiles[i].tile;
@@ -78,46 +78,52 @@ async function rackMode() {
       played.set(label, played.get(label) - 1);
     }
   }
-  if (!hint.played || !hint.played.length) {
-    box.append(el("p", { class: "verdict bad" }, hint.summary || "No move: draw a tile."));
+  if (hint.draw) {
+    box.append(el("p", { class: "verdict bad" }, "Draw a tile"), el("p", {}, hint.reason));
+    say(`No move: ${hint.reason}`);
     return;
   }
-  box.append(el("p", { class: "verdict ok" }, hint.summary || `Play ${hint.played.join(" ")}`));
-  box.append(el("p", {}, "Play: ", tilesText(hint.played.join(" "))));
-  if (hint.table) box.append(el("p", {}, "Table after: ", tilesText(hint.table)));
-  if (hint.rack_after !== undefined) box.append(el("p", {}, "Left on your rack: ", tilesText(hint.rack_after || "(nothing)")));
+  box.append(el("p", { class: "verdict ok" }, `Play ${hint.tiles_played} tile${hint.tiles_played === 1 ? "" : "s"} (${hint.value_played} points)`));
+  box.append(el("p", {}, "Play: ", tilesText(hint.play)));
+  const steps = el("ol");
+  for (const line of hint.explanation) steps.append(el("li", {}, line));
+  if (hint.explanation.length) box.append(steps);
+  box.append(el("p", {}, "Table after: ", tilesText(hint.table)));
+  say(`Best move: ${hint.play} (outlined in purple).`);
 }
 
 // ---- end of game: each loser's rack, the score, the running sheet --------------------------------
 
-const GAME_KEY = "rummi.game";
-let game = null;
+// A match is a run of games between the same players; the service keeps each game, the page
+// keeps the list of their ids (in localStorage, so a reload does not lose the sheet).
+const MATCH_KEY = "rummi.match";
+let match = null; // {players, rules, games: [ids], sheet}
 let scanningFor = null; // the player whose rack the next picture is
 
 async function newGame(event) {
   event.preventDefault();
   const players = $("#players").value.split(",").map(name => name.trim()).filter(Boolean);
-  try {
-    game = await api("/games", { players, rules: rulesChoice() });
-    localStorage.setItem(GAME_KEY, game.id);
-    showGame();
-    say(`New game for ${players.join(", ")}.`);
-  } catch (error) {
-    say(error.message, { error: true });
+  if (players.length < 2) {
+    say("Name at least two players, separated by commas.", { error: true });
+    return;
   }
+  match = { players, rules: rulesChoice(), games: [], sheet: null };
+  localStorage.setItem(MATCH_KEY, JSON.stringify(match));
+  showMatch();
+  say(`New score sheet for ${players.join(", ")}. At the end of each game pick the winner and scan the others' racks.`);
 }
 
-function showGame() {
-  $("#round").hidden = !game;
-  if (!game) return;
+function showMatch() {
+  $("#round").hidden = !match;
+  if (!match) return;
   const winner = $("#winner");
   const chosen = winner.value;
-  winner.replaceChildren(...game.players.map(name => new Option(name, name)));
-  if (game.players.includes(chosen)) winner.value = chosen;
+  winner.replaceChildren(...match.players.map(name => new Option(name, name)));
+  if (match.players.includes(chosen)) winner.value = chosen;
   const losers = $("#losers");
   const kept = Object.fromEntries([...losers.querySelectorAll("input")].map(input => [input.dataset.player, input.value]));
   losers.replaceChildren();
-  for (const name of game.players) {
+  for (const name of match.players) {
     if (name === winner.value) continue;
     const input = el("input", { placeholder: "tiles left, e.g. r4 b8 J", "data-player": name, "aria-label": `${name}'s rack` });
     input.value = kept[name] || "";
@@ -132,16 +138,20 @@ function showGame() {
 }
 
 function drawSheet() {
-  const sheet = game.sheet;
+  const sheet = match.sheet;
+  if (!sheet) {
+    $("#sheet").replaceChildren();
+    return;
+  }
   const table = el("table", { class: "sheet" });
-  table.append(el("thead", {}, el("tr", {}, el("th", {}, "Round"), ...game.players.map(p => el("th", {}, p)))));
+  table.append(el("thead", {}, el("tr", {}, el("th", {}, "Game"), ...match.players.map(p => el("th", {}, p)))));
   const body = el("tbody");
-  sheet.games.forEach((round, n) => {
-    body.append(el("tr", {}, el("td", {}, String(n + 1)), ...game.players.map(p => el("td", {}, signed(round.scores[p])))));
+  sheet.games.forEach((game, n) => {
+    body.append(el("tr", {}, el("td", {}, String(n + 1)), ...match.players.map(p => el("td", {}, signed(game.scores[p])))));
   });
   table.append(body);
-  table.append(el("tfoot", {}, el("tr", {}, el("td", {}, "Total"), ...game.players.map(p => el("td", {}, signed(sheet.totals[p]))))));
-  const leader = sheet.match_winner ? `Leader: ${sheet.match_winner}` : "";
+  table.append(el("tfoot", {}, el("tr", {}, el("td", {}, "Total"), ...match.players.map(p => el("td", {}, signed(sheet.totals[p]))))));
+  const leader = sheet.match_winner ? `Leading: ${sheet.match_winner}` : "";
   $("#sheet").replaceChildren(table, el("p", {}, leader));
 }
 
@@ -151,21 +161,24 @@ function signed(n) {
 
 async function scoreRound() {
   const racks = {};
-  for (const name of game.players) racks[name] = "";
+  for (const name of match.players) racks[name] = "";
   for (const input of $("#losers").querySelectorAll("input")) racks[input.dataset.player] = input.value.trim();
   try {
-    game = await api(`/games/${game.id}/rounds`, { racks, winner: $("#winner").value });
-    const last = game.sheet.games[game.sheet.games.length - 1];
-    say(Object.entries(last.explanations).map(([p, why]) => `${p}: ${why}`).join("; "));
+    const game = await api("/games", { players: match.players, rules: match.rules });
+    const ended = await api(`/games/${game.id}/end`, { racks, winner: $("#winner").value });
+    match.games.push(game.id);
+    match.sheet = await api(`/games/sheet?${match.games.map(id => `games=${id}`).join("&")}`);
+    localStorage.setItem(MATCH_KEY, JSON.stringify(match));
+    say(Object.entries(ended.ending.explanations).map(([p, why]) => `${p}: ${why}`).join("; "));
     for (const input of $("#losers").querySelectorAll("input")) input.value = "";
-    showGame();
+    showMatch();
   } catch (error) {
     say(error.message, { error: true });
   }
 }
 
 async function scoreMode() {
-  if (!scanningFor && game) {
+  if (!scanningFor && match) {
     // No player chosen: the picture is the first loser's rack without one.
     const empty = [...$("#losers").querySelectorAll("input")].find(input => !input.value);
     scanningFor = empty ? empty.dataset.player : null;
@@ -179,15 +192,13 @@ async function scoreMode() {
   scanningFor = null;
 }
 
-async function restoreGame() {
-  const id = localStorage.getItem(GAME_KEY);
-  if (!id) return;
+function restoreMatch() {
   try {
-    game = await api(`/games/${id}`);
-    showGame();
+    match = JSON.parse(localStorage.getItem(MATCH_KEY) || "null");
   } catch {
-    localStorage.removeItem(GAME_KEY);
+    match = null;
   }
+  showMatch();
 }
 
 // ---- referee: before and after, a turn timer, the verdict and the penalty -------------------------
@@ -269,7 +280,7 @@ export async function run(mode) {
 
 export function init() {
   $("#new-game").addEventListener("submit", newGame);
-  $("#winner").addEventListener("change", showGame);
+  $("#winner").addEventListener("change", showMatch);
   $("#score-round").addEventListener("click", scoreRound);
   $("#opened").addEventListener("change", () => state.scan && run("rack"));
   $("#ref-before").addEventListener("click", async () => {
@@ -283,5 +294,5 @@ export function init() {
     $("#ref-after").disabled = true;
     $("#capture").click();
   });
-  restoreGame();
+  restoreMatch();
 }

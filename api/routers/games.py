@@ -1,0 +1,109 @@
+"""Games on record: create one, record its turns (each judged by the referee), score its end,
+and put several games on one running score sheet. Storage is :mod:`api.storage`; the database
+work runs in worker threads so it never blocks the event loop.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import anyio.to_thread
+from fastapi import APIRouter, Depends, Path, Query
+from pydantic import Field
+
+from api.deps import get_games
+from api.errors import FieldError
+from api.game_records import GameRecords
+from api.schemas import (
+    ERRORS,
+    GameCreate,
+    GameEndIn,
+    GameOut,
+    GameSummaryOut,
+    ScoreSheetOut,
+    TurnIn,
+    TurnOut,
+    parse_field_sets,
+    parse_field_tiles,
+)
+from engine.errors import RummiError
+from engine.game import Game
+from engine.notation import format_sets
+
+router = APIRouter(prefix="/games", tags=["games"], responses={**ERRORS, 404: {"description": "No such game."}})
+
+#: Game ids are database integers; anything larger cannot name a game.
+MAX_ID = 2**63 - 1
+GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's id.")]
+
+
+def game_out(game: Game) -> GameOut:
+    data = game.to_dict()
+    return GameOut(**data, finished=game.finished, next_player=game.next_player, table=format_sets(game.table))
+
+
+@router.post("", response_model=GameOut, status_code=201, summary="Start a game")
+async def create_game(request: GameCreate, games: GameRecords = Depends(get_games)) -> GameOut:
+    rules = request.rules.resolve()
+    try:
+        game = Game(players=tuple(request.players), rules=rules)
+    except RummiError as error:
+        raise FieldError("players", error) from None
+    return game_out(await anyio.to_thread.run_sync(games.create, game))
+
+
+@router.get("", response_model=list[GameSummaryOut], summary="Games on record")
+async def list_games(games: GameRecords = Depends(get_games)) -> list[GameSummaryOut]:
+    summaries = await anyio.to_thread.run_sync(games.list)
+    return [
+        GameSummaryOut(
+            id=s.id, started_at=s.started_at, players=list(s.players), preset=s.preset, turns=s.turns, finished=s.finished
+        )
+        for s in summaries
+    ]
+
+
+@router.get("/sheet", response_model=ScoreSheetOut, summary="The running score sheet of several games")
+async def sheet(
+    game_ids: Annotated[list[Annotated[int, Field(ge=1, le=MAX_ID)]], Query(alias="games", min_length=1, max_length=100)],
+    games: GameRecords = Depends(get_games),
+) -> ScoreSheetOut:
+    result = await anyio.to_thread.run_sync(games.sheet, game_ids)
+    return ScoreSheetOut(**result.to_dict())
+
+
+@router.get("/{game_id}", response_model=GameOut, summary="One game's whole record")
+async def get_game(game_id: GameId, games: GameRecords = Depends(get_games)) -> GameOut:
+    return game_out(await anyio.to_thread.run_sync(games.load, game_id))
+
+
+@router.post("/{game_id}/turns", response_model=TurnOut, summary="Judge and record the next turn")
+async def play_turn(game_id: GameId, request: TurnIn, games: GameRecords = Depends(get_games)) -> TurnOut:
+    edition = (await anyio.to_thread.run_sync(games.load, game_id)).edition
+
+    def record():
+        return games.play(
+            game_id,
+            parse_field_sets("after", request.after, edition),
+            player=request.player,
+            before=None if request.before is None else parse_field_sets("before", request.before, edition),
+            rack=None if request.rack is None else parse_field_tiles("rack", request.rack, edition),
+            drew=request.drew,
+            seconds=request.seconds,
+        )
+
+    game, turn = await anyio.to_thread.run_sync(record)
+    return TurnOut(game=game_out(game), turn=turn.to_dict())
+
+
+@router.post("/{game_id}/end", response_model=GameOut, summary="Score the end of the game")
+async def end_game(game_id: GameId, request: GameEndIn, games: GameRecords = Depends(get_games)) -> GameOut:
+    edition = (await anyio.to_thread.run_sync(games.load, game_id)).edition
+    racks = {name: parse_field_tiles(f"racks.{name}", text, edition) for name, text in request.racks.items()}
+
+    def finish() -> Game:
+        return games.finish(
+            game_id, racks, winner=request.winner, bank_empty=request.bank_empty, not_opened=request.not_opened
+        )
+
+    return game_out(await anyio.to_thread.run_sync(finish))

@@ -1,0 +1,111 @@
+"""Games on record through the service: turns judged and stored, the end scored, a running
+score sheet, and a record that stays whole when many requests arrive at once."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from tests.api_server import Server, api_server  # noqa: F401
+
+
+@pytest.fixture(scope="module")
+def client(api_server: Server) -> httpx.Client:
+    with api_server.client() as client:
+        yield client
+
+
+def new_game(client: httpx.Client, *players: str, **rules: object) -> dict:
+    response = client.post("/api/v1/games", json={"players": list(players), "rules": rules})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_a_game_from_first_turn_to_score(client: httpx.Client) -> None:
+    game = new_game(client, "Ann", "Bob")
+    assert game["next_player"] == "Ann" and game["table"] == "" and not game["finished"]
+
+    opening = client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"}).json()
+    assert opening["turn"]["verdict"]["status"] == "legal"
+    assert opening["turn"]["verdict"]["opens"] is True
+    assert opening["game"]["next_player"] == "Bob"
+
+    # Bob draws: the table stays as Ann left it ("before" defaults to it).
+    drew = client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12", "drew": 1}).json()
+    assert drew["turn"]["verdict"]["status"] == "legal"
+
+    # Ann breaks a set: illegal, and the verdict is on record.
+    broken = client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 | r12"}).json()
+    assert broken["turn"]["verdict"]["status"] == "illegal"
+
+    ended = client.post(
+        f"/api/v1/games/{game['id']}/end", json={"racks": {"Ann": "", "Bob": "k5 J"}, "winner": "Ann"}
+    )
+    assert ended.status_code == 200, ended.text
+    assert ended.json()["ending"]["scores"] == {"Ann": 35, "Bob": -35}
+
+    record = client.get(f"/api/v1/games/{game['id']}").json()
+    assert [t["number"] for t in record["turns"]] == [1, 2, 3]
+    assert [t["verdict"]["status"] for t in record["turns"]] == ["legal", "legal", "illegal"]
+    assert record["finished"] is True
+
+    listed = {g["id"]: g for g in client.get("/api/v1/games").json()}
+    assert listed[game["id"]]["turns"] == 3 and listed[game["id"]]["finished"] is True
+
+
+def test_a_finished_game_takes_no_more_turns(client: httpx.Client) -> None:
+    game = new_game(client, "Ann", "Bob")
+    client.post(f"/api/v1/games/{game['id']}/end", json={"racks": {"Ann": "", "Bob": "r3"}, "winner": "Ann"})
+    response = client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"})
+    assert response.status_code == 400
+    assert "over" in response.json()["detail"]
+
+
+def test_the_score_sheet_adds_up_several_games(client: httpx.Client) -> None:
+    ids = []
+    for winner, loser_rack in (("Ann", "r4 b8"), ("Bob", "J"), ("Ann", "k13")):
+        game = new_game(client, "Ann", "Bob", preset="pl_wikipedia_tournament")
+        racks = {"Ann": "", "Bob": ""} | {("Bob" if winner == "Ann" else "Ann"): loser_rack}
+        client.post(f"/api/v1/games/{game['id']}/end", json={"racks": racks, "winner": winner})
+        ids.append(game["id"])
+    sheet = client.get("/api/v1/games/sheet", params={"games": ids}).json()
+    assert [g["winner"] for g in sheet["games"]] == ["Ann", "Bob", "Ann"]
+    assert sheet["totals"] == {"Ann": 12 - 50 + 13, "Bob": -12 + 50 - 13}
+    assert sheet["match_winner"] == "Bob"
+
+
+def test_the_score_sheet_refuses_a_game_twice(client: httpx.Client) -> None:
+    game = new_game(client, "Ann", "Bob")
+    client.post(f"/api/v1/games/{game['id']}/end", json={"racks": {"Ann": "", "Bob": "r3"}, "winner": "Ann"})
+    response = client.get("/api/v1/games/sheet", params={"games": [game["id"], game["id"]]})
+    assert response.status_code == 400
+
+
+def test_turns_sent_at_once_keep_the_record_whole(api_server: Server) -> None:
+    """Twelve clients post a turn to the same game at the same moment. Each turn is judged
+    against the table the previous one left and stored under the next number: no gaps, no
+    duplicates, no turn judged against a stale table."""
+    with api_server.client() as client:
+        game = new_game(client, "Ann", "Bob", "Cy")
+        client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"})
+
+    def draw_a_tile(_: int) -> int:
+        with api_server.client() as client:
+            response = client.post(
+                f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12", "drew": 1}
+            )
+            return response.status_code
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        statuses = list(pool.map(draw_a_tile, range(12)))
+    assert statuses == [200] * 12
+
+    with api_server.client() as client:
+        record = client.get(f"/api/v1/games/{game['id']}").json()
+    assert [t["number"] for t in record["turns"]] == list(range(1, 14))
+    players = [t["player"] for t in record["turns"]]
+    assert players == (["Ann", "Bob", "Cy"] * 5)[:13]
+    assert all(t["verdict"]["status"] == "legal" for t in record["turns"])
+    assert all(t["before"] == "r10 r11 r12" for t in record["turns"][1:])

@@ -1,0 +1,174 @@
+"""The camera page in a real browser: Debian's chromium, headless, with a fake camera that
+films a bundled table photo. The page must open the camera, capture, and show the right tiles.
+
+Chromium plays a .y4m file as the camera (``--use-file-for-fake-video-capture``); the file is
+made here from ``tests/data/photos/two-runs.jpg`` with OpenCV. The test keeps a screenshot in
+its temporary folder (and ``RUMMI_SCREENSHOT=path`` saves one more copy, e.g. for the README).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.api_server import DATA, Server, api_server  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PHOTO = DATA / "photos" / "two-runs.jpg"
+TRUTH = ["b3", "b4", "b5", "b6", "b7", "r5", "r6", "r7"]
+#: A phone-sized viewport (CSS pixels), as the page is meant to be used.
+PHONE = {"width": 412, "height": 915}
+
+
+def write_y4m(photo: Path, target: Path, frames: int = 4) -> Path:
+    """A short Y4M clip of one photo (4:2:0, even size), the format chromium's fake camera reads."""
+    image = cv2.imread(str(photo))
+    height, width = image.shape[0] // 2 * 2, image.shape[1] // 2 * 2
+    yuv = cv2.cvtColor(np.ascontiguousarray(image[:height, :width]), cv2.COLOR_BGR2YUV_I420)
+    with target.open("wb") as out:
+        out.write(f"YUV4MPEG2 W{width} H{height} F5:1 Ip A1:1 C420jpeg\n".encode())
+        for _ in range(frames):
+            out.write(b"FRAME\n")
+            out.write(yuv.tobytes())
+    return target
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory):
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"chromium not found at {CHROMIUM}: run scripts/setup-system.sh (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    clip = write_y4m(PHOTO, tmp_path_factory.mktemp("camera") / "table.y4m")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--headless",
+                "--disable-gpu",
+                "--use-fake-ui-for-media-stream",
+                "--use-fake-device-for-media-stream",
+                f"--use-file-for-fake-video-capture={clip}",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def page(browser, api_server: Server):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(api_server.url + "/")
+    yield page
+    context.close()
+    assert not errors, f"script errors on the page: {errors}"
+
+
+def test_the_page_opens_the_camera_captures_and_shows_the_tiles(page, tmp_path: Path) -> None:
+    capture = page.locator("#capture")
+    capture.wait_for(state="visible")
+    page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)  # camera is on
+    assert page.evaluate("document.querySelector('#video').videoWidth") > 0
+
+    capture.click()
+    page.wait_for_function("document.querySelector('#status').textContent.includes('tiles read')", timeout=60_000)
+    # Table mode checks every set once the reading is in.
+    page.wait_for_selector("#table-sets li.valid", timeout=30_000)
+
+    read = page.evaluate("window.__rummi.state.scan.tiles.map(t => t.tile)")
+    assert Counter(read) == Counter(TRUTH), f"read {sorted(read)}"
+    verdicts = page.locator("#table-sets li")
+    assert verdicts.count() == 2
+    assert page.locator("#table-sets li.valid").count() == 2
+    assert "r5 r6 r7" in page.locator("#table-sets").inner_text()
+
+    shot = tmp_path / "page.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    if os.environ.get("RUMMI_SCREENSHOT"):
+        shutil.copyfile(shot, os.environ["RUMMI_SCREENSHOT"])
+
+
+def test_a_tile_can_be_corrected_by_tapping_it(page) -> None:
+    page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
+    page.locator("#capture").click()
+    page.wait_for_function("document.querySelector('#status').textContent.includes('tiles read')", timeout=60_000)
+    page.wait_for_selector("#table-sets li", timeout=30_000)
+
+    # Tap the middle of the first tile of the first set, as a finger would.
+    point = page.evaluate(
+        """() => {
+          const {scan} = window.__rummi.state;
+          const canvas = document.querySelector('#photo');
+          const rect = canvas.getBoundingClientRect();
+          const scale = Math.min(rect.width / canvas.width, rect.height / canvas.height);
+          const i = scan.sets[0][0];
+          const c = scan.tiles[i].corners;
+          const x = c.reduce((s, p) => s + p[0], 0) / 4, y = c.reduce((s, p) => s + p[1], 0) / 4;
+          return {i, label: scan.tiles[i].tile,
+                  x: rect.left + (rect.width - canvas.width * scale) / 2 + x * scale,
+                  y: rect.top + (rect.height - canvas.height * scale) / 2 + y * scale};
+        }"""
+    )
+    page.mouse.click(point["x"], point["y"])
+    dialog = page.locator("#fix")
+    dialog.wait_for(state="visible")
+    assert page.locator("#fix-was").inner_text() == point["label"]
+    dialog.locator("[data-colour='k']").click()
+    dialog.locator(".numbers button", has_text="13").first.click()
+    page.wait_for_function(f"window.__rummi.state.scan.tiles[{point['i']}].tile === 'k13'")
+    # The corrected table is checked again: that set is now invalid.
+    page.wait_for_selector("#table-sets li.invalid", timeout=30_000)
+    assert not page.locator("#save-corrections").is_disabled()
+
+
+def test_live_mode_merges_frames_and_reads_the_table(page) -> None:
+    page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
+    page.locator("#live").check()
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Live:')", timeout=60_000)
+    page.wait_for_selector("#table-sets li", timeout=30_000)
+    read = page.evaluate("window.__rummi.state.scan.tiles.map(t => t.tile)")
+    assert Counter(read) == Counter(TRUTH)
+    page.locator("#live").uncheck()
+
+
+TRACK = """async (frames) => {
+  const { TileTracker } = await import('/static/merge.js');
+  const tracker = new TileTracker();
+  const box = [[0, 0], [30, 0], [30, 40], [0, 40]];
+  const shifted = box.map(([x, y]) => [x + 2, y + 1]);  // a hand-held camera moves a little
+  return frames.map((tile, n) => {
+    const { changed, tiles } = tracker.update([{ tile, confidence: 0.9, corners: n % 2 ? shifted : box }]);
+    return [changed, tiles.map(t => t.tile).join(' ')];
+  });
+}"""
+
+
+def test_the_tracker_ignores_a_tile_misread_in_one_frame(page) -> None:
+    """merge.js on its own: r5 read in every frame but one stays r5, and the flicker is no change."""
+    steps = page.evaluate(TRACK, ["r5", "r5", "r5", "r5", "r6", "r5", "r5"])
+    # Nothing is shown until the tile was seen twice; then r5 throughout.
+    assert steps == [[False, ""], [True, "r5"]] + [[False, "r5"]] * 5
+
+
+def test_the_tracker_follows_a_real_change_after_two_frames(page) -> None:
+    steps = page.evaluate(TRACK, ["r5"] * 8 + ["r6", "r6", "r6"])
+    assert [shown for _, shown in steps[8:]] == ["r5", "r6", "r6"]
+    assert [changed for changed, _ in steps[8:]] == [False, True, False]
