@@ -1,0 +1,62 @@
+"""`rummi hint`: the best play for a rack, with the table rearrangement that makes it work.
+
+    rummi hint --table "r5 r6 r7 | k9 b9 o9" --rack "r8 J o9 k1" --opened
+    rummi hint --rack "k10 b10 r10 o2" --preset sabra_way_50 --json
+
+Exit code 0 when there is a play, 1 when the answer is "draw", 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
+from engine.rules import get_rules, parse_override
+from engine.solver import Objective, solve
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "hint",
+        help="find the best legal play (most tiles or most points) and how to lay it",
+        description=__doc__.splitlines()[0],
+    )
+    parser.add_argument("--table", default="", help="the sets on the table, '|' between sets")
+    parser.add_argument("--rack", required=True, help="the tiles on your rack, e.g. 'r8 J o9 k1'")
+    parser.add_argument("--opened", action="store_true", help="you have already made your opening")
+    parser.add_argument("--preset", default=None, help="rule preset (default: pressman_us_2009)")
+    parser.add_argument(
+        "--rule", action="append", default=[], metavar="NAME=VALUE", help="override one rule, e.g. joker_penalty=50"
+    )
+    parser.add_argument("--edition", default=None, help="tile box (default: the preset's edition)")
+    parser.add_argument(
+        "--objective",
+        choices=[o.value for o in Objective],
+        default=Objective.TILES.value,
+        help="most tiles (ties: most points) or most points (ties: most tiles)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the answer as JSON")
+    parser.set_defaults(func=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    overrides = dict(parse_override(text) for text in args.rule)
+    rules = get_rules(args.preset, **overrides)
+    edition = args.edition or rules.edition
+    table = parse_sets(args.table, edition)
+    rack = parse_tiles(args.rack, edition)
+    hint = solve(table, rack, opened=args.opened, edition=edition, rules=rules, objective=args.objective)
+    if args.json:
+        print(json.dumps(hint.to_dict(), indent=2))
+    elif hint.is_draw:
+        print(f"draw: {hint.reason}")
+    else:
+        print(f"play {format_tiles(hint.play)}: {hint.tiles_played} tiles, {hint.value_played} points")
+        if hint.opening_value:
+            print(f"opening worth {hint.opening_value} points (needs {rules.opening_threshold})")
+        for line in hint.explanation:
+            if not line.startswith("opening worth"):
+                print(f"  - {line}")
+        print(f"table after: {format_sets(hint.table)}")
+    return 1 if hint.is_draw else 0

@@ -1,0 +1,137 @@
+"""Seeded random positions for the solver's benchmark and exactness check.
+
+A position is dealt the way a game reaches it: the table is a heap of random valid sets (runs of
+3-6, groups of 3-4, a joker now and then) taken from one box, the rack is random tiles from what
+is left. The same seed always gives the same position.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from engine.editions import Edition, get_edition
+from engine.tiles import JOKER, Tile
+
+
+@dataclass(frozen=True)
+class Deal:
+    table: list[list[Tile]]
+    rack: list[Tile]
+    opened: bool
+    edition: Edition
+
+
+@dataclass(frozen=True)
+class DealClass:
+    """A kind of position: table size, rack size, jokers on the rack and on the table."""
+
+    name: str
+    table_tiles: int
+    rack_tiles: int
+    rack_jokers: int
+    table_jokers: int = 0
+    edition: str = "standard"
+    opened: bool = True
+
+
+CLASSES = {
+    c.name: c
+    for c in (
+        DealClass("opening", 0, 14, 0, opened=False),
+        DealClass("mid-game", 40, 12, 1),
+        DealClass("late-game", 80, 20, 2),
+        DealClass("hard: long rack", 60, 30, 1, 1),
+        DealClass("hard: xp jokers", 90, 24, 2, 2, edition="xp"),
+    )
+}
+
+
+def _box(edition: Edition) -> Counter[Tile]:
+    box = edition.inventory()
+    for joker in [t for t in box if t.is_joker]:
+        del box[joker]
+    return box
+
+
+def _random_set(rnd: random.Random, edition: Edition, box: Counter[Tile], jokers: int) -> list[Tile] | None:
+    colours = edition.colours
+    if rnd.random() < 0.5:
+        number = rnd.choice(list(edition.numbers))
+        size = rnd.choice([3, 3, 4])
+        tiles = [Tile(number=number, colour=c) for c in rnd.sample(colours, size)]
+    else:
+        colour = rnd.choice(colours)
+        length = rnd.choice([3, 3, 4, 4, 5, 6])
+        start = rnd.randint(edition.min_number, edition.max_number - length + 1)
+        tiles = [Tile(number=n, colour=colour) for n in range(start, start + length)]
+    if jokers and rnd.random() < 0.5:
+        tiles[rnd.randrange(len(tiles))] = JOKER
+        jokers -= 1
+    need = Counter(t for t in tiles if not t.is_joker)
+    if any(box[t] < n for t, n in need.items()):
+        return None
+    return tiles
+
+
+def deal(kind: DealClass, seed: int) -> Deal:
+    """One position of ``kind``; the table holds about ``table_tiles`` tiles (never fewer)."""
+    rnd = random.Random(f"{kind.name}/{seed}")
+    edition = get_edition(kind.edition)
+    box = _box(edition)
+    table: list[list[Tile]] = []
+    jokers_left = kind.table_jokers
+    placed = 0
+    tries = 0
+    while placed < kind.table_tiles and tries < 10_000:
+        tries += 1
+        s = _random_set(rnd, edition, box, jokers_left)
+        if s is None:
+            continue
+        jokers_left -= sum(t.is_joker for t in s)
+        box.subtract(Counter(t for t in s if not t.is_joker))
+        table.append(s)
+        placed += len(s)
+    rest = list(box.elements())
+    rnd.shuffle(rest)
+    rack = rest[: kind.rack_tiles - kind.rack_jokers] + [JOKER] * kind.rack_jokers
+    rnd.shuffle(rack)
+    return Deal(table=table, rack=rack, opened=kind.opened, edition=edition)
+
+
+def small_deal(seed: int, edition: str = "standard") -> Deal:
+    """A small position for exhaustive checking: a few table sets, a short rack, some jokers."""
+    rnd = random.Random(f"small/{edition}/{seed}")
+    ed = get_edition(edition)
+    box = _box(ed)
+    table: list[list[Tile]] = []
+    jokers = ed.joker_count
+    table_jokers = rnd.choice([0, 0, 1, 1, 2]) if rnd.random() < 0.6 else 0
+    for _ in range(rnd.choice([0, 1, 1, 2, 2, 3])):
+        s = _random_set(rnd, ed, box, table_jokers)
+        if s is None:
+            continue
+        table_jokers -= sum(t.is_joker for t in s)
+        jokers -= sum(t.is_joker for t in s)
+        box.subtract(Counter(t for t in s if not t.is_joker))
+        table.append(s)
+    # racks biased towards tiles near the table's, so rearrangements matter
+    near = [t for s in table for t in s if not t.is_joker]
+    rack: list[Tile] = []
+    for _ in range(rnd.randint(1, 7)):
+        if near and rnd.random() < 0.6:
+            base = rnd.choice(near)
+            if rnd.random() < 0.5:
+                cand = Tile(number=base.number, colour=rnd.choice(ed.colours))
+            else:
+                n = min(ed.max_number, max(ed.min_number, base.number + rnd.choice([-2, -1, 1, 2])))
+                cand = Tile(number=n, colour=base.colour)
+        else:
+            cand = Tile(number=rnd.choice(list(ed.numbers)), colour=rnd.choice(ed.colours))
+        if box[cand] > 0:
+            box[cand] -= 1
+            rack.append(cand)
+    if jokers > 0 and rnd.random() < 0.35:
+        rack.append(JOKER)
+    return Deal(table=table, rack=rack, opened=rnd.random() < 0.75, edition=ed)

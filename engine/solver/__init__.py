@@ -1,0 +1,165 @@
+"""The move-hint solver: the best legal play for a rack, with the whole new table.
+
+    >>> from engine.notation import parse_sets, parse_tiles
+    >>> hint = solve(parse_sets("r5 r6 r7"), parse_tiles("r8 J"), opened=True)
+    >>> hint.tiles_played, hint.is_draw
+    (2, False)
+    >>> can_open(parse_tiles("k10 b10 r10 o2")).value_played
+    30
+
+The solver is exact: it states the turn as one integer program (see :mod:`engine.solver.turn`)
+and HiGHS proves the answer optimal. What "legal" means comes from the rule preset
+(:mod:`engine.rules`); docs/solver.md lists how each rule is modelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from engine.editions import Edition
+from engine.errors import RummiError
+from engine.notation import format_sets, format_tiles
+from engine.solver.explain import explain
+from engine.solver.position import Position, RuleView
+from engine.solver.turn import Objective, TurnAnswer, solve_turn
+from engine.tiles import Tile, sort_tiles
+
+__all__ = ["Hint", "Objective", "can_open", "solve"]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The solver's answer.
+
+    ``value_played`` counts numbered tiles at face value and a joker at the preset's joker
+    penalty (what it would cost left on the rack). ``opening_value`` is the opening's worth by
+    the opening rule (a joker counts as the tile it stands for); 0 after the opening.
+    """
+
+    play: list[Tile]
+    table: list[list[Tile]]
+    tiles_played: int
+    value_played: int
+    explanation: list[str]
+    is_draw: bool
+    reason: str
+    opening_value: int = 0
+    objective: str = "tiles"
+    untouched: list[bool] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "draw": self.is_draw,
+            "reason": self.reason,
+            "play": format_tiles(self.play),
+            "table": format_sets(self.table),
+            "sets": [format_tiles(s) for s in self.table],
+            "tiles_played": self.tiles_played,
+            "value_played": self.value_played,
+            "opening_value": self.opening_value,
+            "objective": self.objective,
+            "explanation": list(self.explanation),
+        }
+
+    def __str__(self) -> str:
+        if self.is_draw:
+            return f"draw: {self.reason}"
+        lines = [f"play {format_tiles(self.play)} ({self.tiles_played} tiles, {self.value_played} points)"]
+        lines += [f"  {line}" for line in self.explanation]
+        lines.append(f"table: {format_sets(self.table)}")
+        return "\n".join(lines)
+
+
+def _objective(objective: Objective | str) -> Objective:
+    if isinstance(objective, Objective):
+        return objective
+    try:
+        return Objective(str(objective).strip().lower())
+    except ValueError:
+        raise RummiError(f"unknown objective {objective!r}: use 'tiles' or 'value'") from None
+
+
+def _edition_of(edition: Edition | str | None, rules: Any) -> Edition | str | None:
+    if edition is not None:
+        return edition
+    return getattr(rules, "edition", None) if rules is not None and not isinstance(rules, str) else (
+        _preset_edition(rules)
+    )
+
+
+def _preset_edition(rules: str | None) -> str | None:
+    from engine.rules import get_rules
+
+    return get_rules(rules).edition
+
+
+def solve(
+    table: Sequence[Sequence[Tile]],
+    rack: Sequence[Tile],
+    *,
+    opened: bool,
+    edition: Edition | str | None = None,
+    rules: Any = None,
+    objective: Objective | str = Objective.TILES,
+) -> Hint:
+    """The best legal play, or a draw with the reason.
+
+    ``rules``: a preset name, an :class:`engine.rules.Rules`, or ``None`` for the default preset.
+    ``edition`` defaults to the preset's edition.
+    """
+    goal = _objective(objective)
+    view = RuleView.of(rules)
+    pos = Position(table, rack, _edition_of(edition, rules), view)
+    if not pos.rack_in:
+        return _draw("the rack is empty", goal, pos)
+    answer = solve_turn(pos, opened, goal)
+    if answer is None:
+        return _draw(_why_no_opening(pos, goal), goal, pos)
+    if answer.tiles == 0:
+        reason = "no rack tile fits on the table, even after rearranging it"
+        if not opened:
+            reason = _why_no_opening(pos, goal)
+        return _draw(reason, goal, pos)
+    return _hint(pos, answer, goal, opened)
+
+
+def can_open(
+    rack: Sequence[Tile],
+    *,
+    edition: Edition | str | None = None,
+    rules: Any = None,
+    objective: Objective | str = Objective.TILES,
+) -> Hint:
+    """The best opening from this rack alone (empty table), or a draw saying why not."""
+    return solve([], rack, opened=False, edition=edition, rules=rules, objective=objective)
+
+
+def _hint(pos: Position, answer: TurnAnswer, goal: Objective, opened: bool) -> Hint:
+    return Hint(
+        play=sort_tiles(answer.played),
+        table=answer.table,
+        tiles_played=answer.tiles,
+        value_played=answer.value,
+        explanation=explain(pos, answer, opened),
+        is_draw=False,
+        reason="",
+        opening_value=answer.opening_value,
+        objective=goal.value,
+        untouched=answer.untouched,
+    )
+
+
+def _draw(reason: str, goal: Objective, pos: Position) -> Hint:
+    return Hint(
+        play=[], table=[list(s) for s in pos.table_sets_in], tiles_played=0, value_played=0, explanation=[], is_draw=True, reason=reason,
+        objective=goal.value,
+    )
+
+
+def _why_no_opening(pos: Position, goal: Objective) -> str:
+    need = pos.rules.threshold
+    best = solve_turn(pos, False, Objective.VALUE, with_threshold=False)
+    if best is None or best.tiles == 0:
+        return "no set can be made from the rack alone, so there is no opening"
+    return f"the best sets from the rack alone are worth {best.opening_value}, the opening needs {need}"

@@ -1,0 +1,232 @@
+"""The solver's view of a turn: tile counts by index, the table's sets, the jokers and the rules.
+
+Numbered tiles become indices ``colour_index * span + (number - min_number)`` so the model can
+work with arrays. Jokers are grouped by *kind key*: every plain-like joker (``J``, Twist's ``Js``)
+shares one key, Expert's coloured jokers have one key per colour because only that colour's
+tiles may stand behind them. Twist's special jokers (double, mirror, colour change) are not
+modelled: a set holding one stays on the table untouched, and the rack keeps them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from engine.editions import Edition, get_edition
+from engine.errors import RummiError
+from engine.melds import classify
+from engine.notation import format_tiles
+from engine.tiles import JokerKind, Tile
+
+ANY = -1  # kind key of plain-like jokers; coloured (Expert) jokers use their colour index
+
+
+@dataclass(frozen=True)
+class RuleView:
+    """The rule fields the solver reads, with the defaults of the primary rulebook.
+
+    Read with ``getattr`` so any object with these attribute names works (a
+    :class:`engine.rules.Rules`, or a test's stand-in).
+    """
+
+    threshold: int = 30
+    table_play_in_opening_turn: bool = False
+    joker_in_opening: bool = True
+    replacement_from_table: bool = False
+    free_by_rearranging: bool = True
+    freed_min_own_tiles: int = 2
+    freed_in_new_set: bool = True
+    strict_joker_group: bool = False
+    locked_joker_sets: bool = False
+    joker_penalty: int = 30
+
+    @classmethod
+    def of(cls, rules: Any) -> "RuleView":
+        if rules is None or isinstance(rules, str):
+            from engine.rules import get_rules
+
+            rules = get_rules(rules)
+        d = cls()
+        return cls(
+            threshold=int(getattr(rules, "opening_threshold", d.threshold)),
+            table_play_in_opening_turn=bool(
+                getattr(rules, "table_play_in_opening_turn", d.table_play_in_opening_turn)
+            ),
+            joker_in_opening=bool(getattr(rules, "joker_in_opening", d.joker_in_opening)),
+            replacement_from_table=bool(
+                getattr(rules, "joker_replacement_from_table", d.replacement_from_table)
+            ),
+            free_by_rearranging=bool(getattr(rules, "joker_free_by_rearranging", d.free_by_rearranging)),
+            freed_min_own_tiles=int(getattr(rules, "freed_joker_min_own_tiles", d.freed_min_own_tiles)),
+            freed_in_new_set=bool(getattr(rules, "freed_joker_in_new_set", d.freed_in_new_set)),
+            strict_joker_group=bool(getattr(rules, "strict_joker_group", d.strict_joker_group)),
+            locked_joker_sets=bool(getattr(rules, "locked_joker_sets", d.locked_joker_sets)),
+            joker_penalty=int(getattr(rules, "joker_penalty", d.joker_penalty)),
+        )
+
+
+@dataclass(frozen=True)
+class TableJoker:
+    """One joker lying on the table: its set, its kind and every tile index it may stand for."""
+
+    set_index: int
+    key: int
+    tile: Tile
+    meanings: tuple[int, ...]
+    #: strict 3-tile group rule: every meaning must be supplied to free it (both colours)
+    needs_all: bool
+
+
+@dataclass(frozen=True)
+class TableSet:
+    tiles: tuple[Tile, ...]
+    counts: tuple[tuple[int, int], ...]  # (tile index, count) of its numbered tiles
+    joker_keys: tuple[int, ...]  # kind key of each of its (modelled) jokers
+    #: locked: may only keep its tiles (a special joker, or the locked-joker-set rule)
+    locked: bool
+    #: for a locked set: the ways it may grow, each a tuple of (tile index, count) to add
+    extensions: tuple[tuple[tuple[int, int], ...], ...] = ((),)
+
+
+class Position:
+    """Table, rack and edition, checked and indexed for the model."""
+
+    def __init__(
+        self,
+        table: Sequence[Sequence[Tile]],
+        rack: Sequence[Tile],
+        edition: Edition | str | None,
+        rules: RuleView,
+    ) -> None:
+        self.edition = get_edition(edition)
+        self.rules = rules
+        ed = self.edition
+        self.colours = ed.colours
+        self.numbers = list(ed.numbers)
+        self.span = len(self.numbers)
+        self.size = len(self.colours) * self.span
+        self.table_sets_in = [tuple(s) for s in table]
+        self.rack_in = tuple(rack)
+        _check_tiles(self.table_sets_in, self.rack_in, ed)
+
+        self.table_count = [0] * self.size
+        self.rack_count = [0] * self.size
+        self.rack_jokers: Counter[int] = Counter()
+        self.joker_tile: dict[int, Tile] = {}
+        self.unplayable_rack: list[Tile] = []
+        for tile in self.rack_in:
+            if tile.is_joker:
+                key = self.joker_key(tile)
+                if key is None:
+                    self.unplayable_rack.append(tile)
+                else:
+                    self.rack_jokers[key] += 1
+                    self.joker_tile.setdefault(key, tile)
+            else:
+                self.rack_count[self.index(tile)] += 1
+
+        self.sets: list[TableSet] = []
+        self.table_jokers: list[TableJoker] = []
+        for k, tiles in enumerate(self.table_sets_in):
+            self.sets.append(self._read_set(k, tiles))
+            for t in tiles:
+                if not t.is_joker:
+                    self.table_count[self.index(t)] += 1
+
+    # --- indexing ------------------------------------------------------------------------
+    def index(self, tile: Tile) -> int:
+        return self.colours.index(tile.colour) * self.span + (tile.number - self.numbers[0])  # type: ignore[operator]
+
+    def tile(self, index: int) -> Tile:
+        c, offset = divmod(index, self.span)
+        return Tile(number=self.numbers[0] + offset, colour=self.colours[c])
+
+    def number_of(self, index: int) -> int:
+        return self.numbers[0] + index % self.span
+
+    def joker_key(self, tile: Tile) -> int | None:
+        """Kind key of a joker the model handles; ``None`` for Twist's special jokers."""
+        if tile.joker is JokerKind.COLOURED and self.edition.coloured_jokers:
+            return self.colours.index(tile.colour)  # type: ignore[arg-type]
+        if tile.joker is not None and tile.joker.is_special:
+            return None
+        return ANY
+
+    def key_fits_colour(self, key: int, colour_index: int) -> bool:
+        return key == ANY or key == colour_index
+
+    @property
+    def joker_keys(self) -> list[int]:
+        keys = set(self.rack_jokers) | {j.key for j in self.table_jokers}
+        for s in self.sets:
+            keys.update(s.joker_keys)
+        return sorted(keys)
+
+    # --- reading the table -----------------------------------------------------------------
+    def _read_set(self, k: int, tiles: tuple[Tile, ...]) -> TableSet:
+        counts = Counter(self.index(t) for t in tiles if not t.is_joker)
+        count_items = tuple(sorted(counts.items()))
+        if any(t.is_joker and t.joker.is_special for t in tiles):  # type: ignore[union-attr]
+            return TableSet(tiles, count_items, (), locked=True)
+        verdict = classify(tiles, self.edition)
+        if not verdict.valid:
+            raise RummiError(f"table set {format_tiles(tiles)} is not valid: {verdict.reason}")
+        jokers = [t for t in tiles if t.is_joker]
+        keys = tuple(self.joker_key(t) for t in jokers)  # type: ignore[misc]
+        for key, tile in zip(keys, jokers):
+            self.joker_tile.setdefault(key, tile)  # type: ignore[arg-type]
+        if jokers and self.rules.locked_joker_sets:
+            return TableSet(tiles, count_items, keys, locked=True, extensions=self._extensions(verdict))  # type: ignore[arg-type]
+        meanings = verdict.joker_meanings()
+        for i, (key, tile) in enumerate(zip(keys, jokers)):
+            group_of_three = len(tiles) == 3 and all(r.kind.value == "group" for r in verdict.readings)
+            self.table_jokers.append(
+                TableJoker(
+                    set_index=k,
+                    key=key,  # type: ignore[arg-type]
+                    tile=tile,
+                    meanings=tuple(sorted({self.index(m) for m in meanings[i]})),
+                    needs_all=self.rules.strict_joker_group and group_of_three and len(jokers) == 1,
+                )
+            )
+        return TableSet(tiles, count_items, keys, locked=False)  # type: ignore[arg-type]
+
+    def _extensions(self, verdict: Any) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """Ways a locked set may grow with numbered tiles: longer runs, fuller groups."""
+        found: set[tuple[tuple[int, int], ...]] = {()}
+        for reading in verdict.readings:
+            members = reading.stands_for
+            if reading.kind.value == "group":
+                have = {t.colour for t in members}
+                missing = [c for c in self.colours if c not in have]
+                for r in range(1, len(missing) + 1):
+                    for combo in _combinations(missing, r):
+                        found.add(tuple(sorted((self.index(Tile(number=members[0].number, colour=c)), 1) for c in combo)))
+            else:
+                colour = members[0].colour
+                low, high = members[0].number, members[-1].number
+                lowest, highest = self.numbers[0], self.numbers[-1]
+                for a in range(lowest, low + 1):
+                    for b in range(high, highest + 1):
+                        extra = [n for n in range(a, low)] + [n for n in range(high + 1, b + 1)]
+                        found.add(tuple(sorted((self.index(Tile(number=n, colour=colour)), 1) for n in extra)))
+        return tuple(sorted(found, key=lambda e: (len(e), e)))
+
+
+def _combinations(items: list[Any], r: int) -> list[tuple[Any, ...]]:
+    import itertools
+
+    return list(itertools.combinations(items, r))
+
+
+def _check_tiles(table: list[tuple[Tile, ...]], rack: tuple[Tile, ...], edition: Edition) -> None:
+    for tiles in table:
+        for t in tiles:
+            if not isinstance(t, Tile):
+                raise RummiError(f"not a tile: {t!r}")
+    for t in rack:
+        if not isinstance(t, Tile):
+            raise RummiError(f"not a tile: {t!r}")
+    everything = [t for s in table for t in s] + list(rack)
+    edition.check_inventory(everything)

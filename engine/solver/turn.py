@@ -1,0 +1,298 @@
+"""The whole turn as one integer program, and its answer as sets.
+
+Layers of sets (see :mod:`engine.solver.layer`):
+
+* before the opening, ``opening``: sets of rack tiles only, worth at least the threshold; the
+  table stays as it is (or, where the preset allows table play in the opening turn, a second
+  ``table`` layer rearranges the table with the rest of the rack, no joker taken);
+* after the opening, ``table``: every table tile and any rack tiles, freely rearranged;
+  ``freed``: new sets of rack tiles for jokers taken from the table, when the rules demand that
+  a freed joker go into a new set with own tiles.
+
+Table jokers: a joker *stays* when some joker of the new table stands for a tile it could stand
+for before (its meaning is kept), or when its whole set is left untouched. Otherwise it is
+*freed*, which the rules may allow only with a replacement tile (from the rack, or also from the
+table) and only if it lands in a ``freed`` set.
+
+The objective packs the criteria in order: primary, then secondary, then the number of table
+sets left untouched (fewest changes), with weights large enough that a lower criterion can never
+outweigh one unit of a higher one.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.solver.ilp import Expr, Model, add_into
+from engine.solver.layer import Layer
+from engine.solver.position import Position
+from engine.tiles import Tile
+
+
+class Objective(enum.Enum):
+    """What "best" means: most tiles (then most value), or most value (then most tiles)."""
+
+    TILES = "tiles"
+    VALUE = "value"
+
+
+@dataclass
+class TurnAnswer:
+    """A proven-optimal play: played tiles and the whole new table."""
+
+    played: list[Tile]
+    table: list[list[Tile]]
+    untouched: list[bool]  # per new set: an original table set left as it was
+    tiles: int
+    value: int
+    opening_value: int
+
+
+def solve_turn(pos: Position, opened: bool, objective: Objective, *, with_threshold: bool = True) -> TurnAnswer | None:
+    """Best play for this position, or ``None`` when there is no legal opening.
+
+    ``with_threshold=False`` drops the opening threshold (used to tell a player how far short
+    of it their best sets fall).
+    """
+    rules = pos.rules
+    model = Model()
+    size = pos.size
+    keys = pos.joker_keys
+    played_joker = {k: model.var(pos.rack_jokers.get(k, 0)) for k in keys}
+    to_table: list[Expr] = [{} for _ in range(size)]  # rack tiles that end on the table
+    # jokers placed by every layer and kept set = table jokers (constant) + jokers played
+    joker_balance: dict[int, Expr] = {k: {v: -1.0} for k, v in played_joker.items()}
+    joker_balance_const: dict[int, int] = {k: 0 for k in keys}
+    untouched: Expr = {}
+    opening_layer: Layer | None = None
+    table_layer: Layer | None = None
+    freed_layer: Layer | None = None
+    set_vars: list[int | None] = [None] * len(pos.sets)
+    locked_vars: list[list[int]] = [[] for _ in pos.sets]
+
+    if not opened:
+        joker_supply = dict(pos.rack_jokers) if rules.joker_in_opening else {}
+        opening_layer = Layer(model, pos, pos.rack_count, joker_supply)
+        if with_threshold:
+            model.constrain(opening_layer.points, lo=rules.threshold)
+        for i in range(size):
+            add_into(to_table[i], opening_layer.real[i])
+        for k, e in opening_layer.joker_by_key.items():
+            add_into(joker_balance[k], e)
+
+    # base: table tiles the modelled layers must place again (all of them, when rearranging)
+    rearrange = opened or rules.table_play_in_opening_turn
+    base = list(pos.table_count) if rearrange else [0] * size
+    if rearrange:
+        table_layer, set_vars, locked_vars = _table(model, pos, to_table, joker_balance, untouched)
+        freed_layer = _jokers(model, pos, table_layer, set_vars, to_table, joker_balance, opened)
+        for j in pos.table_jokers:
+            joker_balance_const[j.key] += 1
+
+    for k, e in joker_balance.items():
+        model.equal(e, joker_balance_const[k])
+    for i in range(size):
+        model.constrain(to_table[i], lo=base[i], hi=base[i] + pos.rack_count[i])
+
+    tiles: Expr = {v: 1.0 for v in played_joker.values()}
+    value: Expr = {v: float(rules.joker_penalty) for v in played_joker.values()}
+    for i in range(size):
+        add_into(tiles, to_table[i])
+        add_into(value, to_table[i], pos.number_of(i))
+    max_tiles = sum(pos.rack_count) + sum(pos.rack_jokers.values())
+    max_value = sum(pos.number_of(i) * c for i, c in enumerate(pos.rack_count)) + rules.joker_penalty * sum(
+        pos.rack_jokers.values()
+    )
+    primary, secondary, second_max = (
+        (tiles, value, max_value) if objective is Objective.TILES else (value, tiles, max_tiles)
+    )
+    if opening_layer is not None and not with_threshold:
+        primary = opening_layer.points  # how close to the threshold can the player get?
+    w2 = len(pos.sets) + 1
+    w1 = w2 * (second_max + 1)
+    model.maximise(primary, w1)
+    model.maximise(secondary, w2)
+    model.maximise(untouched, 1.0)
+
+    x = model.solve()
+    if x is None:
+        return None
+
+    def ev(e: Expr) -> int:
+        return int(round(sum(c * x[v] for v, c in e.items())))
+
+    played: list[Tile] = []
+    for i in range(size):
+        played += [pos.tile(i)] * (ev(to_table[i]) - base[i])
+    for k, v in played_joker.items():
+        played += [pos.joker_tile[k]] * int(x[v])
+    sets: list[list[Tile]] = []
+    flags: list[bool] = []
+    if not rearrange:
+        sets += [list(s) for s in pos.table_sets_in]
+        flags += [True] * len(pos.table_sets_in)
+    else:
+        for k, s in enumerate(pos.sets):
+            if set_vars[k] is not None and x[set_vars[k]] > 0:
+                sets.append(list(s.tiles))
+                flags.append(True)
+            for option, var in zip(s.extensions, locked_vars[k]):
+                if x[var] > 0:
+                    extra = [pos.tile(i) for i, n in option for _ in range(n)]
+                    sets.append(_ordered(list(s.tiles) + extra, pos.edition))
+                    flags.append(not option)
+    for layer in (table_layer, freed_layer, opening_layer):
+        if layer is not None:
+            new = layer.sets(x)
+            sets += new
+            flags += [False] * len(new)
+    return TurnAnswer(
+        played=played,
+        table=sets,
+        untouched=flags,
+        tiles=len(played),
+        value=ev(value) - sum(pos.number_of(i) * base[i] for i in range(size)),
+        opening_value=ev(opening_layer.points) if opening_layer is not None else 0,
+    )
+
+
+def _ordered(tiles: list[Tile], edition: object) -> list[Tile]:
+    """A locked set grown at its ends: keep the original order, new tiles sorted around it."""
+    from engine.melds import classify
+
+    verdict = classify(tiles, edition)
+    if not verdict.valid or not verdict.readings:
+        return tiles
+    reading = verdict.readings[0]
+    out: list[Tile] = []
+    numbered = [t for t in tiles if not t.is_joker]
+    jokers_left = [t for t in tiles if t.is_joker]
+    for stands in reading.stands_for:
+        if stands in numbered:
+            numbered.remove(stands)
+            out.append(stands)
+        else:
+            out.append(jokers_left.pop())
+    return out + numbered + jokers_left
+
+
+def _table(
+    model: Model,
+    pos: Position,
+    to_table: list[Expr],
+    joker_balance: dict[int, Expr],
+    untouched: Expr,
+) -> tuple[Layer, list[int | None], list[list[int]]]:
+    """The table layer: all table tiles placed, any rack tiles added, sets kept or rebuilt.
+
+    Each original set may be left untouched (one binary); a locked set picks one of its
+    extensions (the first is "as it is"). Their tiles then count as placed.
+    """
+    supply = [pos.table_count[i] + pos.rack_count[i] for i in range(pos.size)]
+    joker_supply: dict[int, int] = dict(pos.rack_jokers)
+    for j in pos.table_jokers:
+        joker_supply[j.key] = joker_supply.get(j.key, 0) + 1
+    layer = Layer(model, pos, supply, joker_supply)
+    for i in range(pos.size):
+        add_into(to_table[i], layer.real[i])
+    for k, e in layer.joker_by_key.items():
+        add_into(joker_balance[k], e)
+    set_vars: list[int | None] = [None] * len(pos.sets)
+    locked_vars: list[list[int]] = [[] for _ in pos.sets]
+    for k, s in enumerate(pos.sets):
+        if s.locked:
+            # its jokers never leave it: they are on both sides of the balance, left out
+            options = [model.var(1) for _ in s.extensions]
+            model.equal({v: 1.0 for v in options}, 1)
+            untouched[options[0]] = 1.0
+            for option, var in zip(s.extensions, options):
+                for i, n in s.counts + option:
+                    to_table[i][var] = to_table[i].get(var, 0.0) + n
+            locked_vars[k] = options
+        else:
+            var = model.var(1)
+            set_vars[k] = var
+            untouched[var] = 1.0
+            for i, n in s.counts:
+                to_table[i][var] = to_table[i].get(var, 0.0) + n
+            for key in s.joker_keys:
+                joker_balance[key][var] = joker_balance[key].get(var, 0.0) + 1
+    return layer, set_vars, locked_vars
+
+
+def _jokers(
+    model: Model,
+    pos: Position,
+    layer: Layer,
+    set_vars: list[int | None],
+    to_table: list[Expr],
+    joker_balance: dict[int, Expr],
+    opened: bool,
+) -> Layer | None:
+    """Table jokers: kept (meaning kept, or set untouched) or freed under the preset's rules."""
+    rules = pos.rules
+    jokers = pos.table_jokers
+    if not jokers:
+        return None
+    can_free = opened
+    landing = rules.freed_in_new_set or rules.freed_min_own_tiles > 0
+    needs_replacement = not rules.free_by_rearranging
+    if can_free and not landing and not needs_replacement:
+        return None  # a freed joker may go anywhere: no constraint at all
+    freed_layer: Layer | None = None
+    if can_free and landing:
+        supply = dict(pos.rack_jokers)
+        for j in jokers:
+            supply[j.key] = supply.get(j.key, 0) + 1
+        freed_layer = Layer(model, pos, pos.rack_count, supply, min_reals=max(1, rules.freed_min_own_tiles))
+        for i in range(pos.size):
+            add_into(to_table[i], freed_layer.real[i])
+        for k, e in freed_layer.joker_by_key.items():
+            add_into(joker_balance[k], e)
+    slot_users: dict[int, Expr] = {}
+    replacement_users: dict[int, Expr] = {}
+    kept_by_key: dict[int, Expr] = {}
+    count_by_key: dict[int, int] = {}
+    for j in jokers:
+        keep: Expr = {model.var(1): 1.0} if can_free else {}
+        # kept: its set untouched, or some joker of the new table has one of its meanings
+        stay: Expr = {}
+        sv = set_vars[j.set_index]
+        if sv is not None:
+            stay[sv] = 1.0
+        for t in j.meanings:
+            q = model.var(1)
+            stay[q] = 1.0
+            slot_users.setdefault(t, {})[q] = 1.0
+        row = add_into(dict(stay), keep, -1.0)
+        model.equal(row, 0 if can_free else 1)
+        if not can_free:
+            continue
+        add_into(kept_by_key.setdefault(j.key, {}), keep)
+        count_by_key[j.key] = count_by_key.get(j.key, 0) + 1
+        if needs_replacement:
+            rvars = {t: model.var(1) for t in j.meanings}
+            if j.needs_all:
+                for t, r in rvars.items():
+                    model.equal(add_into({r: 1.0}, keep), 1)  # r = 1 - keep
+            else:
+                model.equal(add_into({r: 1.0 for r in rvars.values()}, keep), 1)
+            for t, r in rvars.items():
+                replacement_users.setdefault(t, {})[r] = 1.0
+    for t, users in slot_users.items():
+        model.constrain(add_into(dict(users), layer.joker_at[t], -1.0), hi=0)
+    for t, users in replacement_users.items():
+        # replacement tiles: played from the rack (or already on the table, where allowed)
+        spare = pos.table_count[t] if rules.replacement_from_table else 0
+        row = add_into(dict(users), to_table[t], -1.0)
+        # to_table counts the table's own tiles too: played = to_table - table_count
+        model.constrain(row, hi=spare - pos.table_count[t])
+    if freed_layer is not None:
+        for key, kept in kept_by_key.items():
+            # jokers in freed sets >= freed table jokers = jokers of that kind - kept ones
+            row = add_into(dict(kept), freed_layer.joker_by_key.get(key, {}))
+            model.constrain(row, lo=count_by_key[key])
+    return freed_layer
