@@ -83,10 +83,11 @@ def prepare(out_dir: Path) -> None:
 
 
 def write_scene(out_dir: Path, scene: Scene, split: str, source_jpeg: Path | None = None,
-                jpeg_quality: int = 90) -> tuple[SceneSummary, list[str]]:
+                jpeg_quality: int = 90, crop_tiles: Iterable[int] | None = None) -> tuple[SceneSummary, list[str]]:
     """Write one scene everywhere; returns its summary and its lines for ``crops/index.csv``.
 
     ``source_jpeg`` copies an existing file byte for byte instead of re-encoding ``scene.image``.
+    ``crop_tiles`` limits reader crops to those tile indices (all crop-worthy tiles by default).
     """
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}")
@@ -106,7 +107,7 @@ def write_scene(out_dir: Path, scene: Scene, split: str, source_jpeg: Path | Non
         lines = [_label_line(tile, kind, classes, width, height) for tile in scene.tiles]
         label_path = out_dir / variant / "labels" / split / f"{scene.name}.txt"
         label_path.write_text("".join(line + "\n" for line in lines))
-    crop_rows = _write_crops(out_dir, scene, split)
+    crop_rows = _write_crops(out_dir, scene, split, None if crop_tiles is None else set(crop_tiles))
     truth = scene_truth(scene)
     (out_dir / "truth" / split / f"{scene.name}.json").write_text(json.dumps(truth, indent=1))
     return SceneSummary(scene.name, split, len(scene.tiles), len(crop_rows), dict(scene.meta)), crop_rows
@@ -174,11 +175,11 @@ def _clip_quad(quad: np.ndarray, width: int, height: int) -> np.ndarray:
     return clipped
 
 
-def _write_crops(out_dir: Path, scene: Scene, split: str) -> list[str]:
+def _write_crops(out_dir: Path, scene: Scene, split: str, only: set[int] | None) -> list[str]:
     height, width = scene.image.shape[:2]
     rows: list[str] = []
     for index, tile in enumerate(scene.tiles):
-        if not crop_worthy(tile, width, height):
+        if (only is not None and index not in only) or not crop_worthy(tile, width, height):
             continue
         crop = warp_crop(scene.image, tile.quad, CROP_SIZE)
         cls = reader_class(tile.notation)

@@ -1,0 +1,43 @@
+"""Bold sans fonts for tile numbers, found on disk (Debian font packages), never downloaded.
+
+``scripts/setup-system.sh`` installs the packages; here we only look for their files.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from datasets.errors import DatasetError
+
+FONT_ROOTS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
+#: File names of bold sans faces that look like tile digits, from the packages the set-up installs.
+BOLD_SANS = (
+    "DejaVuSans-Bold.ttf",  # fonts-dejavu-core
+    "LiberationSans-Bold.ttf",  # fonts-liberation2
+    "Arimo-Bold.ttf",  # fonts-croscore
+    "Roboto-Bold.ttf",  # fonts-roboto
+    "Roboto-Black.ttf",
+    "OpenSans-Bold.ttf",  # fonts-open-sans
+    "OpenSans-ExtraBold.ttf",
+    "FreeSansBold.ttf",  # fonts-freefont-ttf
+    "Lato-Bold.ttf",  # fonts-lato
+    "Lato-Black.ttf",
+)
+
+
+@lru_cache(maxsize=1)
+def tile_fonts() -> tuple[Path, ...]:
+    """Paths of every installed face from :data:`BOLD_SANS`, in that order."""
+    found: dict[str, Path] = {}
+    for root in FONT_ROOTS:
+        if root.is_dir():
+            for path in root.rglob("*.ttf"):
+                if path.name in BOLD_SANS and path.name not in found:
+                    found[path.name] = path
+    fonts = tuple(found[name] for name in BOLD_SANS if name in found)
+    if not fonts:
+        raise DatasetError(
+            "no bold sans font found under /usr/share/fonts; install the font packages with "
+            "`sudo bash scripts/setup-system.sh` (fonts-dejavu-core, fonts-liberation2, ...)")
+    return fonts
