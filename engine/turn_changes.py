@@ -127,15 +127,19 @@ def _heirs(
     heir: dict[int, int | None] = dict(zip(intact_before, intact_after))
     candidates = [a for a in range(len(after)) if a not in intact_after]
     after_counts = {a: Counter(t for t in after[a] if not t.is_joker) for a in candidates}
+    after_jokers = {a: Counter(t for t in after[a] if t.is_joker) for a in candidates}
     for b, tiles in enumerate(before):
         if b in heir:
             continue
         numbered = Counter(t for t in tiles if not t.is_joker)
-        best, best_shared = None, 0
+        jokers = Counter(t for t in tiles if t.is_joker)
+        best, best_key = None, (0, 0)
         for a in candidates:
-            shared = sum((numbered & after_counts[a]).values())
-            if shared > best_shared:
-                best, best_shared = a, shared
+            # A set split into equal halves: the half that kept the joker continues the set,
+            # so keeping a joker with its neighbours is never mistaken for freeing it.
+            key = (sum((numbered & after_counts[a]).values()), sum((jokers & after_jokers[a]).values()))
+            if key[0] > 0 and key > best_key:
+                best, best_key = a, key
         heir[b] = best
     return dict(sorted(heir.items()))
 
