@@ -7,7 +7,9 @@ runs in a worker thread so it never stalls other requests.
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
+
+from api.deps import Inference, get_inference
 
 from api.schemas import (
     ERRORS,
@@ -23,6 +25,7 @@ from api.schemas import (
     parse_field_tiles,
 )
 from engine.referee import judge_turn
+from engine.solver import solve
 from engine.scoring import score_game
 from engine.table import validate_table
 
@@ -42,6 +45,26 @@ async def check_table(request: TableRequest) -> TableVerdictOut:
     sets = parse_field_sets("table", request.table, edition)
     racks = {name: parse_field_tiles(f"racks.{name}", text, edition) for name, text in request.racks.items()}
     return TableVerdictOut(**validate_table(sets, edition, racks).to_dict())
+
+
+@router.post(
+    "/hint",
+    response_model=HintOut,
+    tags=["hint"],
+    summary="The best move for a rack",
+    description="The play that puts the most tiles (or points) from the rack on the table, "
+    "rearranging the table as the rules allow, with the whole new table; or a draw and why.",
+)
+async def hint(request: HintRequest, inference: Inference = Depends(get_inference)) -> HintOut:
+    edition, rules = request.resolved()
+    table = parse_field_sets("table", request.table, edition)
+    rack = parse_field_tiles("rack", request.rack, edition)
+
+    def work() -> HintOut:
+        answer = solve(table, rack, opened=request.opened, edition=edition, rules=rules, objective=request.objective)
+        return HintOut(**answer.to_dict())
+
+    return await inference.run(work)
 
 
 @router.post(

@@ -1,0 +1,163 @@
+"""Scanning real photos through a real `rummi serve` with the shipped models, and saving the
+user's corrections as training data."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+from PIL import Image
+
+from tests.api_server import DATA, Server, api_server  # noqa: F401
+
+PHOTOS = DATA / "photos"
+#: What each bundled photo shows (from the source's labels; see tests/data/photos/README.md).
+TRUTH = {
+    "two-runs.jpg": {"sets": [["r5", "r6", "r7"], ["b3", "b4", "b5", "b6", "b7"]]},
+    "table-wood.jpg": {
+        "sets": [["k6", "k7", "k8", "k9"], ["b8", "r8", "o8"], ["o7", "r7"], ["o2", "o3", "J"], ["r1", "o1", "b1"]]
+    },
+    "rack.jpg": {"rack": ["b5", "b9", "o3", "r1", "r2", "r4"]},
+}
+
+
+@pytest.fixture(scope="module")
+def client(api_server: Server) -> httpx.Client:
+    with api_server.client(timeout=120) as client:
+        yield client
+
+
+def scan(client: httpx.Client, name: str, data: bytes | None = None, **params: str) -> dict:
+    data = data if data is not None else (PHOTOS / name).read_bytes()
+    response = client.post("/api/v1/scan", files={"photo": (name, data, "image/jpeg")}, params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def read_sets(result: dict) -> list[list[str]]:
+    return [[result["tiles"][i]["tile"] for i in s] for s in result["sets"]]
+
+
+def same_sets(found: list[list[str]], truth: list[list[str]]) -> bool:
+    """Sets compared as multisets of multisets: the order of sets and of tiles may differ."""
+    return Counter(tuple(sorted(s)) for s in found) == Counter(tuple(sorted(s)) for s in truth)
+
+
+def test_a_table_photo_is_read_tile_by_tile(client: httpx.Client) -> None:
+    result = scan(client, "two-runs.jpg")
+    assert (result["width"], result["height"]) == (1000, 750)
+    assert same_sets(read_sets(result), TRUTH["two-runs.jpg"]["sets"])
+    assert result["rack"] == [] and result["rack_found"] is False
+    for tile in result["tiles"]:
+        assert len(tile["corners"]) == 4
+        assert all(-50 <= x <= 1050 and -50 <= y <= 800 for x, y in tile["corners"])
+        assert 0 <= tile["confidence"] <= 1
+    # The notation of the table agrees with the indexed sets.
+    assert sorted(result["table"].split(" | ")) == sorted(" ".join(s) for s in read_sets(result))
+
+
+def test_a_busy_wooden_table_with_a_joker(client: httpx.Client) -> None:
+    result = scan(client, "table-wood.jpg", layout="table")
+    assert same_sets(read_sets(result), TRUTH["table-wood.jpg"]["sets"])
+
+
+def test_a_rack_photo(client: httpx.Client) -> None:
+    result = scan(client, "rack.jpg", layout="rack")
+    assert result["sets"] == [] and result["rack_found"] is True
+    assert sorted(result["rack_text"].split()) == sorted(TRUTH["rack.jpg"]["rack"])
+
+
+def test_a_phone_photo_stored_sideways_is_read_upright(client: httpx.Client) -> None:
+    """Phones store the sensor's pixels and an EXIF turn; the service turns the photo first."""
+    upright = Image.open(PHOTOS / "two-runs.jpg")
+    sideways = upright.transpose(Image.Transpose.ROTATE_90)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # "turn 90 degrees clockwise to show"
+    buffer = io.BytesIO()
+    sideways.save(buffer, format="JPEG", quality=92, exif=exif)
+    result = scan(client, "sideways.jpg", buffer.getvalue())
+    assert (result["width"], result["height"]) == upright.size
+    assert same_sets(read_sets(result), TRUTH["two-runs.jpg"]["sets"])
+
+
+def test_a_corrected_reading_is_saved_as_labelled_data(client: httpx.Client, api_server: Server) -> None:
+    photo = (PHOTOS / "two-runs.jpg").read_bytes()
+    result = scan(client, "two-runs.jpg")
+    tiles = [{"tile": t["tile"], "corners": t["corners"], "corrected": False} for t in result["tiles"]]
+    tiles[0] = {**tiles[0], "tile": "k13", "corrected": True}  # the user says: this one is k13
+    tiles.append({"tile": None, "corners": [[0, 0], [10, 0], [10, 10], [0, 10]], "corrected": True})  # not a tile
+    labels = {"width": result["width"], "height": result["height"], "tiles": tiles, "sets": result["sets"], "rack": []}
+    response = client.post(
+        "/api/v1/corrections",
+        files={"photo": ("two-runs.jpg", photo, "image/jpeg")},
+        data={"labels": json.dumps(labels)},
+    )
+    assert response.status_code == 201, response.text
+    saved = response.json()
+    assert saved["tiles"] == len(result["tiles"]) and saved["corrected"] == 2
+
+    folder = api_server.corrections_dir
+    name = saved["name"]
+    assert (folder / "detect" / "images" / "train" / f"{name}.jpg").is_file()
+    for variant in ("detect", "detect53", "obb", "obb53"):
+        lines = (folder / variant / "labels" / "train" / f"{name}.txt").read_text().splitlines()
+        assert len(lines) == len(result["tiles"])
+    truth = json.loads((folder / "truth" / "train" / f"{name}.json").read_text())
+    assert truth["tiles"][0]["notation"] == "k13"
+    assert truth["sets"] == result["sets"]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert name in [s["name"] for s in manifest["scenes"]]
+
+
+def test_corrections_with_a_wrong_tile_are_refused(client: httpx.Client) -> None:
+    labels = {"tiles": [{"tile": "r14", "corners": [[0, 0], [10, 0], [10, 10], [0, 10]]}]}
+    response = client.post(
+        "/api/v1/corrections",
+        files={"photo": ("p.jpg", (PHOTOS / "two-runs.jpg").read_bytes(), "image/jpeg")},
+        data={"labels": json.dumps(labels)},
+    )
+    assert response.status_code == 422
+    assert "labels.tiles[0].tile" in response.json()["detail"] and "14" in response.json()["detail"]
+
+
+def test_slow_scans_do_not_hold_up_other_requests(api_server: Server) -> None:
+    """Four large photos scanned at once keep the workers busy for a while; meanwhile a table
+    check from someone else must still be answered at once (inference runs off the event loop)."""
+    big = Image.open(PHOTOS / "table-wood.jpg").resize((4000, 3004))
+    buffer = io.BytesIO()
+    big.save(buffer, format="JPEG", quality=95)
+    photo = buffer.getvalue()
+    done = threading.Event()
+    latencies: list[float] = []
+
+    def scan_big(_: int) -> int:
+        with api_server.client(timeout=300) as client:
+            return client.post("/api/v1/scan", files={"photo": ("big.jpg", photo, "image/jpeg")}).status_code
+
+    def check_meanwhile() -> None:
+        with api_server.client(timeout=30) as client:
+            while not done.is_set():
+                start = time.perf_counter()
+                assert client.post("/api/v1/table/check", json={"table": "r5 r6 r7"}).status_code == 200
+                latencies.append(time.perf_counter() - start)
+                time.sleep(0.05)
+
+    watcher = threading.Thread(target=check_meanwhile)
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        scans = [pool.submit(scan_big, i) for i in range(4)]
+        time.sleep(0.2)
+        watcher.start()
+        statuses = [s.result() for s in scans]
+    scan_time = time.perf_counter() - started
+    done.set()
+    watcher.join()
+    assert statuses == [200] * 4
+    assert len(latencies) >= 3, f"only {len(latencies)} checks answered during {scan_time:.1f} s of scans"
+    assert max(latencies) < max(1.0, scan_time / 4), f"slowest check {max(latencies):.2f} s while scanning"
