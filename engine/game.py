@@ -164,8 +164,16 @@ class Game:
 
     @property
     def table(self) -> Table:
-        """The table after the last turn (empty before the first)."""
-        return self.turns[-1].after if self.turns else ()
+        """The table as the last turn left it (empty before the first).
+
+        After an illegal turn whose consequence restores the table, that is the table before
+        it: the player had to put it back.
+        """
+        if not self.turns:
+            return ()
+        last = self.turns[-1]
+        restored = last.verdict.get("status") == "illegal" and last.verdict.get("consequence", {}).get("restore_table")
+        return last.before if restored else last.after
 
     def has_opened(self, player: str) -> bool:
         return any(t.player == player and t.opens for t in self.turns)

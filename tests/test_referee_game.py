@@ -22,6 +22,14 @@ def test_a_game_tracks_turns_openings_and_the_next_player() -> None:
     assert game.never_opened() == ["Bob", "Cem"]
     t4 = game.play("Ann", t3.after, parse_sets("r9 r10 r11 r12"))  # Ann has opened: may extend
     assert t4.legal and not t4.opens
+    assert game.table == tuple(tuple(s) for s in parse_sets("r9 r10 r11 r12"))
+
+
+def test_after_an_illegal_turn_the_table_is_the_one_put_back() -> None:
+    game = Game(players=("Ann", "Bob"))
+    t1 = game.play("Ann", [], parse_sets("r10 r11 r12"))
+    game.play("Bob", t1.after, parse_sets("r10 r11 | r12 k1 k2"))
+    assert game.table == t1.after
 
 
 def test_a_turn_by_a_stranger_or_after_the_end_is_refused() -> None:
