@@ -30,7 +30,7 @@ def random_tile(rng: np.random.Generator) -> str:
 
 
 def random_set(rng: np.random.Generator) -> list[str]:
-    """A legal-looking run (same colour, consecutive) or group (same number, distinct colours)."""
+    """A legal run (same colour, consecutive) or group (same number, distinct colours)."""
     if rng.random() < 0.5:
         length = int(rng.choice([3, 3, 4, 4, 5, 6]))
         start = int(rng.integers(1, 15 - length))
@@ -41,8 +41,27 @@ def random_set(rng: np.random.Generator) -> list[str]:
         colours = list(rng.permutation(COLOURS))[: int(rng.choice([3, 4]))]
         tiles = [f"{c}{number}" for c in colours]
     if rng.random() < 0.12:
-        tiles[int(rng.integers(len(tiles)))] = random_joker(rng)
+        slot = int(rng.integers(len(tiles)))
+        tiles[slot] = _joker_for_set(rng, tiles, slot)
     return tiles
+
+
+def _joker_for_set(rng: np.random.Generator, tiles: list[str], slot: int) -> str:
+    """A joker that keeps the set legal: plain (or Twist's standard), or Expert's in the right colour.
+
+    Twist's double, mirror and colour-change jokers change what a set means, so they appear
+    only as loose tiles and on racks, never inside a generated set.
+    """
+    draw = rng.random()
+    if draw < 0.75:
+        return "J"
+    if draw < 0.85:
+        return "Js"
+    colours = {t[0] for t in tiles}
+    if len(colours) == 1:  # a run: the joker takes the run's colour
+        return f"J{tiles[slot][0]}"
+    missing = [c for c in COLOURS if c not in colours] or [tiles[slot][0]]
+    return f"J{missing[int(rng.integers(len(missing)))]}"
 
 
 def random_rack(rng: np.random.Generator, count: int) -> list[str]:

@@ -37,13 +37,14 @@ class RenderedScene:
     """The scene plus the evidence that its labels are right.
 
     ``ids`` is the output-size map of which placement (1-based) each pixel shows; tile ``k`` of
-    ``scene.tiles`` is placement ``label_ids[k]``.
+    ``scene.tiles`` is placement ``label_ids[k]``; ``placement_quads[j]`` is placement ``j + 1``'s
+    face in output pixels, labelled or not.
     """
 
     scene: Scene
     ids: np.ndarray
     label_ids: list[int]
-    placement_count: int
+    placement_quads: list[np.ndarray]
 
 
 class FaceCache:
@@ -101,8 +102,9 @@ def render_scene(seed: int, index: int, bank: Sequence[RealTile] = (), kind: str
 
     visible = np.bincount(ids.ravel().astype(np.int64), minlength=len(layout.placements) + 1)
     tiles, label_ids, remap = [], [], {}
+    quads = [transform_points(matrix, p.quad()) for p in layout.placements]
     for number, placement in enumerate(layout.placements, start=1):
-        quad = transform_points(matrix, placement.quad())
+        quad = quads[number - 1]
         area = abs(cv2.contourArea(quad))
         shown = int(visible[number])
         if face_areas[number - 1] == 0 or area <= 0 or shown < max(MIN_VISIBLE_PX, MIN_VISIBLE_FRACTION * area):
@@ -125,7 +127,7 @@ def render_scene(seed: int, index: int, bank: Sequence[RealTile] = (), kind: str
         "effects": effects, "jpeg_quality": int(rng.integers(45, 96)),
     }
     scene = Scene(f"s{seed}-{index:06d}", photo, tiles, sets, meta)
-    return RenderedScene(scene, ids, label_ids, len(layout.placements))
+    return RenderedScene(scene, ids, label_ids, quads)
 
 
 def _bank_index(bank: Sequence[RealTile]) -> dict[str, list[RealTile]]:
