@@ -233,7 +233,7 @@ async function refereeMode() {
     const verdict = await api("/turns/judge", {
       before: referee.before,
       after,
-      opened: true,
+      opened: $("#ref-opened").checked,
       rack: rack || null,
       seconds: Math.round(seconds * 10) / 10,
       rules: rulesChoice(),
