@@ -95,7 +95,7 @@ def solve_turn(pos: Position, opened: bool, objective: Objective, *, with_thresh
     for k, e in joker_balance.items():
         model.equal(e, joker_balance_const[k])
     for i in range(size):
-        model.constrain(to_table[i], lo=base[i], hi=base[i] + pos.rack_count[i])
+        model.constrain(to_table[i], hi=base[i] + pos.rack_count[i])
 
     tiles: Expr = {v: 1.0 for v in played_joker.values()}
     value: Expr = {v: float(rules.joker_penalty) for v in played_joker.values()}
@@ -196,8 +196,9 @@ def _table(
     for j in pos.table_jokers:
         joker_supply[j.key] = joker_supply.get(j.key, 0) + 1
     layer = Layer(model, pos, supply, joker_supply)
-    for i in range(pos.size):
-        add_into(to_table[i], layer.real[i])
+    # what this layer and the old sets place; every table tile must be among it (the freed
+    # layer holds rack tiles only, so it cannot stand in for a table tile)
+    placed: list[Expr] = [dict(layer.real[i]) for i in range(pos.size)]
     for k, e in layer.joker_by_key.items():
         add_into(joker_balance[k], e)
     set_vars: list[int | None] = [None] * len(pos.sets)
@@ -210,16 +211,19 @@ def _table(
             untouched[options[0]] = 1.0
             for option, var in zip(s.extensions, options):
                 for i, n in s.counts + option:
-                    to_table[i][var] = to_table[i].get(var, 0.0) + n
+                    placed[i][var] = placed[i].get(var, 0.0) + n
             locked_vars[k] = options
         else:
             var = model.var(1)
             set_vars[k] = var
             untouched[var] = 1.0
             for i, n in s.counts:
-                to_table[i][var] = to_table[i].get(var, 0.0) + n
+                placed[i][var] = placed[i].get(var, 0.0) + n
             for key in s.joker_keys:
                 joker_balance[key][var] = joker_balance[key].get(var, 0.0) + 1
+    for i in range(pos.size):
+        model.constrain(placed[i], lo=pos.table_count[i])
+        add_into(to_table[i], placed[i])
     return layer, set_vars, locked_vars
 
 

@@ -1,0 +1,177 @@
+"""The hint solver on the positions the issue names, and on each joker rule of the presets."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from engine.errors import RummiError
+from engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
+from engine.rules import get_rules
+from engine.solver import Hint, Objective, can_open, solve
+
+
+def hint(table: str, rack: str, opened: bool = True, **kw) -> Hint:
+    edition = kw.pop("edition", None)
+    return solve(parse_sets(table, edition), parse_tiles(rack, edition), opened=opened, edition=edition, **kw)
+
+
+def sets_of(h: Hint) -> set[str]:
+    return {format_tiles(sorted(s, key=lambda t: (t.is_joker, t.sort_key()))) for s in h.table}
+
+
+def test_opening_of_exactly_thirty_is_enough():
+    h = can_open(parse_tiles("k10 b10 r10 o2 k5"))
+    assert not h.is_draw
+    assert Counter(h.play) == Counter(parse_tiles("k10 b10 r10"))
+    assert h.opening_value == 30
+
+
+def test_opening_with_a_run_of_high_tiles():
+    h = can_open(parse_tiles("o11 o12 o13 k1 b4"))
+    assert format_tiles(h.play) == "o11 o12 o13"
+    assert h.opening_value == 36
+
+
+def test_opening_short_of_the_threshold_is_a_draw_that_says_by_how_much():
+    h = can_open(parse_tiles("k4 b4 r4 k5 b5 r5"))
+    assert h.is_draw
+    assert "27" in h.reason and "30" in h.reason
+
+
+def test_sabra_preset_needs_fifty():
+    assert can_open(parse_tiles("k10 b10 r10"), rules="sabra_way_50").is_draw
+    assert not can_open(parse_tiles("k10 b10 r10 o11 o12 o13"), rules="sabra_way_50").is_draw
+
+
+def test_opening_may_use_a_joker_at_the_value_it_stands_for():
+    h = can_open(parse_tiles("r12 r13 J"))
+    assert not h.is_draw and h.opening_value == 36  # J = r11
+    assert can_open(parse_tiles("r12 r13 J"), rules="russian_wiki").is_draw  # no joker in the opening
+
+
+def test_opening_leaves_the_table_alone():
+    h = hint("k1 k2 k3", "k4 b10 r10 o10", opened=False)
+    assert "k1 k2 k3" in sets_of(h)
+    assert "k4" not in format_tiles(h.play)  # adding to the table is not allowed in the opening turn
+
+
+def test_table_play_in_the_opening_turn_where_the_preset_allows_it():
+    h = hint("k1 k2 k3", "k4 b10 r10 o10", opened=False, rules="pagat_sabra")
+    assert Counter(h.play) == Counter(parse_tiles("k4 b10 r10 o10"))
+
+
+def test_a_lone_joker_joins_a_three_tile_run():
+    h = hint("r5 r6 r7", "J")
+    assert h.tiles_played == 1 and len(h.table) == 1 and len(h.table[0]) == 4
+
+
+def test_r8_and_joker_go_out_on_a_run():
+    h = hint("r5 r6 r7", "r8 J")
+    assert h.tiles_played == 2
+    assert format_sets(h.table) == "r5 r6 r7 r8 J"
+    assert h.explanation == ["add r8 J to r5 r6 r7 to make r5 r6 r7 r8 J"]
+
+
+def test_the_issue_example():
+    h = hint("r5 r6 r7 | k9 b9 o9", "r8 J o9 k1")
+    assert Counter(h.play) == Counter(parse_tiles("r8 J"))
+
+
+def test_a_table_joker_swapped_for_the_tile_it_stands_for():
+    h = hint("r5 J r7", "r6 k3 b3")
+    assert h.tiles_played == 3
+    assert sets_of(h) == {"r5 r6 r7", "k3 b3 J"}
+    assert any("swap the joker" in line for line in h.explanation)
+
+
+def test_freed_joker_needs_two_own_tiles_under_pressman():
+    # r6 frees the joker, but k3 alone cannot carry it into a new set
+    assert hint("r5 J r7", "r6 k3").is_draw
+
+
+def test_replacement_tile_from_the_table_where_allowed():
+    table = "r5 J r7 | r6 k6 b6 o6"
+    rack = "k3 b3"
+    # goliath: replacement may come from the table; freed joker may go anywhere with own tiles
+    assert not hint(table, rack, rules="goliath_modern").is_draw
+    # pressman with free-by-rearranging off: the replacement r6 must come from the rack
+    assert hint(table, rack, rules=get_rules("pressman_us_2009", joker_free_by_rearranging=False)).is_draw
+    allowed = get_rules("pressman_us_2009", joker_free_by_rearranging=False, joker_replacement_from_table=True)
+    assert hint(table, rack, rules=allowed).tiles_played == 2
+
+
+def test_strict_group_needs_both_missing_colours():
+    table = "k5 b5 J"
+    strict = get_rules("strict_group_1980", joker_free_by_rearranging=False)
+    loose = get_rules("pressman_us_2009", joker_free_by_rearranging=False)
+    assert hint(table, "r5 k1 k2", rules=loose).tiles_played == 3  # r5 frees J for k1 k2 J
+    assert hint(table, "r5 k1 k2", rules=strict).tiles_played == 1  # only r5 joins the group
+    assert hint(table, "r5 o5 k1 k2", rules=strict).tiles_played == 4
+
+
+def test_locked_joker_sets_may_only_grow():
+    h = hint("r5 J r7", "r8 r6 k3 b3", rules="pagat_sabra")
+    assert "J" in format_tiles(h.table[0]) or any("J" in format_tiles(s) for s in h.table)
+    assert h.tiles_played == 1 and format_tiles(h.play) == "r8"
+
+
+def test_ties_keep_the_table_as_it_was():
+    h = hint("r1 r2 r3 | k7 b7 o7 | b1 b2 b3", "r4")
+    assert sum(h.untouched) == 2
+    assert h.explanation == ["add r4 to r1 r2 r3 to make r1 r2 r3 r4"]
+
+
+def test_value_objective_prefers_points_to_tiles():
+    # one joker: k1 k2 J k4 k5 is 5 tiles (42 points); r13 b13 J is 3 tiles (56 points)
+    by_tiles = hint("", "k1 k2 k4 k5 r13 b13 J")
+    by_value = hint("", "k1 k2 k4 k5 r13 b13 J", objective="value")
+    assert (by_tiles.tiles_played, by_tiles.value_played) == (5, 42)
+    assert (by_value.tiles_played, by_value.value_played) == (3, 56)
+
+
+def test_nothing_fits_is_a_draw_with_a_reason():
+    h = hint("r5 r6 r7", "k1 b9")
+    assert h.is_draw and "no rack tile" in h.reason
+    assert format_sets(h.table) == "r5 r6 r7"
+
+
+def test_editions_start_right_xp_and_cards():
+    assert can_open(parse_tiles("k10 b10 r10", "start_right"), edition="start_right").opening_value == 30
+    with pytest.raises(RummiError):
+        parse_tiles("k11", "start_right")
+    xp = hint("r5 r6 r7 | r5 r6 r7", "r5 J J", edition="xp")
+    assert xp.tiles_played == 3
+    assert not can_open(parse_tiles("k10 b10 r10"), edition="cards").is_draw
+
+
+def test_expert_coloured_joker_only_stands_in_its_colour():
+    assert hint("r5 r6 r7", "Jr", edition="expert").tiles_played == 1
+    assert hint("r5 r6 r7", "Jk", edition="expert").is_draw
+
+
+def test_two_jokers_in_one_set():
+    h = hint("k1 b1 o1", "r9 J J")
+    assert h.tiles_played == 3
+
+
+def test_bad_input_is_a_rummi_error():
+    with pytest.raises(RummiError):
+        hint("r5 r7 r9", "k1")
+    with pytest.raises(RummiError):
+        hint("r5 r6 r7", "k1", objective="fun")
+    with pytest.raises(RummiError):
+        solve([], parse_tiles("r1 r1 r1"), opened=True)  # three r1 in a two-copy box
+
+
+def test_to_dict_is_json_ready():
+    import json
+
+    d = hint("r5 r6 r7", "r8 J").to_dict()
+    assert json.loads(json.dumps(d))["tiles_played"] == 2
+    assert d["table"] == "r5 r6 r7 r8 J"
+
+
+def test_objective_enum_and_text_agree():
+    assert hint("r5 r6 r7", "r8", objective=Objective.VALUE).to_dict()["objective"] == "value"

@@ -1,0 +1,38 @@
+"""`rummi hint` end to end: text, JSON, draws and bad input."""
+
+from __future__ import annotations
+
+import json
+
+from api.cli import main
+
+
+def test_hint_prints_the_play_and_the_new_table(capsys):
+    code = main(["hint", "--table", "r5 r6 r7 | k9 b9 o9", "--rack", "r8 J o9 k1", "--opened"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "play r8 J: 2 tiles" in out
+    assert "table after: k9 b9 o9 | r5 r6 r7 r8 J" in out
+
+
+def test_hint_json(capsys):
+    assert main(["hint", "--rack", "k10 b10 r10 o2", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["play"] == "k10 b10 r10" and answer["opening_value"] == 30 and not answer["draw"]
+
+
+def test_draw_exits_1_and_says_why(capsys):
+    assert main(["hint", "--rack", "k10 b10 r10", "--preset", "sabra_way_50"]) == 1
+    assert "draw: " in capsys.readouterr().out
+
+
+def test_rule_override_and_objective(capsys):
+    assert main(["hint", "--rack", "k1 k2 k4 k5 r13 b13 J", "--opened", "--objective", "value", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["value_played"] == 56
+    assert main(["hint", "--rack", "k10 b10 r10", "--rule", "opening_threshold=31"]) == 1
+
+
+def test_bad_input_exits_2_without_traceback(capsys):
+    assert main(["hint", "--rack", "r5 x7"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rummi hint:") and "Traceback" not in err

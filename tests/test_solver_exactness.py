@@ -1,0 +1,29 @@
+"""The solver against an exhaustive search on small seeded positions, both objectives.
+
+The full 1,000-position-per-class check is ``benchmarks/solver_exactness.py``; this test runs a
+slice of it so a regression shows up in the normal suite.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.positions import small_deal
+from benchmarks.solver_reference import reference_best
+from engine.rules import get_rules
+from engine.solver import solve
+
+PRESETS = ["pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "strict_group_1980"]
+
+
+@pytest.mark.parametrize("objective", ["tiles", "value"])
+@pytest.mark.parametrize("preset", PRESETS)
+def test_solver_matches_exhaustive_search(preset: str, objective: str) -> None:
+    rules = get_rules(preset)
+    for seed in range(12):
+        deal = small_deal(seed * 7 + len(preset))
+        hint = solve(deal.table, deal.rack, opened=deal.opened, edition=deal.edition, rules=rules, objective=objective)
+        ref = reference_best(deal.table, deal.rack, deal.opened, deal.edition, rules, value_first=objective == "value")
+        mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
+        theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
+        assert mine == theirs, f"seed {seed}: {deal}"
