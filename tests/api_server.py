@@ -8,11 +8,13 @@ directory, and is stopped at the end of the session.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -46,36 +48,67 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def api_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    workdir = tmp_path_factory.mktemp("rummi-serve")
+@contextlib.contextmanager
+def serving(workdir: Path, database_url: str) -> Iterator[Server]:
+    """`rummi serve` in a subprocess, games in ``database_url``, stopped when the block ends."""
     port = free_port()
     env = {
         **os.environ,
-        "RUMMI_DATABASE_URL": f"sqlite:///{workdir / 'games.db'}",
+        "RUMMI_DATABASE_URL": database_url,
         "RUMMI_CORRECTIONS_DIR": str(workdir / "corrections"),
         "PYTHONUNBUFFERED": "1",
     }
-    log = (workdir / "server.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_up(url, process, workdir / "server.log")
-        yield Server(url=url, workdir=workdir, process=process)
-    finally:
-        process.terminate()
+    log_path = workdir / "server.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--log-level", "warning"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+            _wait_until_up(url, process, log_path)
+            yield Server(url=url, workdir=workdir, process=process)
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture(scope="session")
+def api_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The service with its games in a SQLite file (the default set-up)."""
+    workdir = tmp_path_factory.mktemp("rummi-serve")
+    with serving(workdir, f"sqlite:///{workdir / 'games.db'}") as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def api_server_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The service with its games in a fresh PostgreSQL database on the test server
+    (``RUMMI_TEST_POSTGRES_URL``, started by scripts/run-tests.sh)."""
+    import psycopg
+
+    admin_url = os.environ.get("RUMMI_TEST_POSTGRES_URL")
+    if not admin_url:
+        if os.environ.get("RUMMI_SKIP_POSTGRES") == "1":
+            pytest.skip("RUMMI_SKIP_POSTGRES=1")
+        pytest.fail("RUMMI_TEST_POSTGRES_URL is not set: run scripts/run-tests.sh, or set RUMMI_SKIP_POSTGRES=1")
+    name = f"rummi_api_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        workdir = tmp_path_factory.mktemp("rummi-serve-pg")
+        with serving(workdir, f"{admin_url.rpartition('/')[0]}/{name}") as server:
+            yield server
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _wait_until_up(url: str, process: subprocess.Popen, log_path: Path) -> None:

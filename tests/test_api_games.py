@@ -8,12 +8,18 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from tests.api_server import Server, api_server  # noqa: F401
+from tests.api_server import Server, api_server, api_server_postgres  # noqa: F401
+
+
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def server(request: pytest.FixtureRequest) -> Server:
+    """Every test here runs against the service on SQLite and again on PostgreSQL."""
+    return request.getfixturevalue("api_server" if request.param == "sqlite" else "api_server_postgres")
 
 
 @pytest.fixture(scope="module")
-def client(api_server: Server) -> httpx.Client:
-    with api_server.client() as client:
+def client(server: Server) -> httpx.Client:
+    with server.client() as client:
         yield client
 
 
@@ -83,16 +89,16 @@ def test_the_score_sheet_refuses_a_game_twice(client: httpx.Client) -> None:
     assert response.status_code == 400
 
 
-def test_turns_sent_at_once_keep_the_record_whole(api_server: Server) -> None:
+def test_turns_sent_at_once_keep_the_record_whole(server: Server) -> None:
     """Twelve clients post a turn to the same game at the same moment. Each turn is judged
     against the table the previous one left and stored under the next number: no gaps, no
     duplicates, no turn judged against a stale table."""
-    with api_server.client() as client:
+    with server.client() as client:
         game = new_game(client, "Ann", "Bob", "Cy")
         client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"})
 
     def draw_a_tile(_: int) -> int:
-        with api_server.client() as client:
+        with server.client() as client:
             response = client.post(
                 f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12", "drew": 1}
             )
@@ -102,7 +108,7 @@ def test_turns_sent_at_once_keep_the_record_whole(api_server: Server) -> None:
         statuses = list(pool.map(draw_a_tile, range(12)))
     assert statuses == [200] * 12
 
-    with api_server.client() as client:
+    with server.client() as client:
         record = client.get(f"/api/v1/games/{game['id']}").json()
     assert [t["number"] for t in record["turns"]] == list(range(1, 14))
     players = [t["player"] for t in record["turns"]]
