@@ -17,8 +17,9 @@ a record read back years later says what was decided then, whatever the engine s
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import RummiError
 from engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
@@ -71,7 +72,7 @@ class Turn:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], edition: str | None = None) -> "Turn":
+    def from_dict(cls, data: Mapping[str, Any], edition: str | None = None) -> Turn:
         rack = data.get("rack")
         return cls(
             number=int(data["number"]),
@@ -96,7 +97,7 @@ class Ending:
     explanations: Mapping[str, str]
 
     @classmethod
-    def from_result(cls, result: GameResult, racks: Mapping[str, Sequence[Tile]]) -> "Ending":
+    def from_result(cls, result: GameResult, racks: Mapping[str, Sequence[Tile]]) -> Ending:
         return cls(
             end=result.end,
             winner=result.winner,
@@ -115,7 +116,7 @@ class Ending:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], edition: str | None = None) -> "Ending":
+    def from_dict(cls, data: Mapping[str, Any], edition: str | None = None) -> Ending:
         return cls(
             end=GameEnd(data["end"]),
             winner=str(data["winner"]),
@@ -172,7 +173,9 @@ class Game:
         if not self.turns:
             return ()
         last = self.turns[-1]
-        restored = last.verdict.get("status") == "illegal" and last.verdict.get("consequence", {}).get("restore_table")
+        restored = last.verdict.get("status") == "illegal" and last.verdict.get("consequence", {}).get(
+            "restore_table"
+        )
         return last.before if restored else last.after
 
     def has_opened(self, player: str) -> bool:
@@ -253,9 +256,7 @@ class Game:
         """
         from engine.never_opened import could_have_opened  # the solver loads SciPy: only when asked
 
-        return {
-            p: could_have_opened(racks[p], rules=self.preset) for p in self.never_opened() if p in racks
-        }
+        return {p: could_have_opened(racks[p], rules=self.preset) for p in self.never_opened() if p in racks}
 
     def _check_player(self, player: str) -> None:
         if player not in self.players:
@@ -272,7 +273,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Game":
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
         rules = rules_from_dict(data["rules"])
         return cls(
             players=tuple(data["players"]),

@@ -13,8 +13,9 @@ answers, with one opening as proof.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from engine.editions import Edition
 from engine.notation import format_sets

@@ -24,8 +24,9 @@ import enum
 import itertools
 import re
 from collections import Counter
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Collection, Sequence
+from typing import Any
 
 from engine.editions import Edition, get_edition, inventory_problems
 from engine.errors import NotationError, RummiError
@@ -115,7 +116,10 @@ class Doubt:
     def describe(self) -> str:
         options = ", ".join(str(t) for t in self.alternatives[:6])
         more = f" (+{len(self.alternatives) - 6} more)" if len(self.alternatives) > 6 else ""
-        return f"{self.spot} was read as {self.seen} with low confidence; read as {options}{more}, this problem goes away"
+        return (
+            f"{self.spot} was read as {self.seen} with low confidence; "
+            f"read as {options}{more}, this problem goes away"
+        )
 
 
 @dataclass(frozen=True)
@@ -260,7 +264,7 @@ class _Turn:
         sets = self.before if spot.side is Side.BEFORE else self.after
         return sets[spot.set_index][spot.index]
 
-    def with_tile(self, spot: Spot, tile: Tile) -> "_Turn":
+    def with_tile(self, spot: Spot, tile: Tile) -> _Turn:
         if spot.side is Side.RACK:
             rack = list(self.rack or ())
             rack[spot.index] = tile
@@ -271,7 +275,9 @@ class _Turn:
         return replace(self, before=frozen) if spot.side is Side.BEFORE else replace(self, after=frozen)
 
 
-def parse_seen(text: str, side: Side, edition: Edition | str | None = None) -> tuple[list[list[Tile]], list[Spot]]:
+def parse_seen(
+    text: str, side: Side, edition: Edition | str | None = None
+) -> tuple[list[list[Tile]], list[Spot]]:
     """Read a table (or, for ``Side.RACK``, a rack) where ``?`` after a tile marks a low-confidence read.
 
     ``"r5 r6? r7"`` is the run r5 r6 r7 with the r6 uncertain. A rack comes back as one set.
@@ -286,7 +292,9 @@ def parse_seen(text: str, side: Side, edition: Edition | str | None = None) -> t
     for set_index, part in enumerate(text.split("|")):
         for index, token in enumerate(_TOKEN.findall(part)):
             if token.strip("?") == "":
-                raise NotationError("'?' marks the tile just before it as uncertain: write r6?, not r6 ?", text)
+                raise NotationError(
+                    "'?' marks the tile just before it as uncertain: write r6?, not r6 ?", text
+                )
             if token.endswith("?"):
                 spots.append(Spot(side, 0 if side is Side.RACK else set_index, index))
     clean = text.replace("?", " ")  # a space keeps error positions where the user typed them
@@ -391,7 +399,9 @@ def _judge(
                 tiles=_moved_table_tiles(changes),
             )
         )
-    found += _jokers(changes, rules, turn.opened or (opening_ok and rules.table_play_in_opening_turn), verdict_of)
+    found += _jokers(
+        changes, rules, turn.opened or (opening_ok and rules.table_play_in_opening_turn), verdict_of
+    )
     found += _time(turn, rules)
     return found, changes.played, opening_value, notes
 
@@ -429,7 +439,9 @@ def _invalid_sets(changes: TableChanges, verdict_of: Any, notes: list[str]) -> l
         if verdict.valid:
             continue
         if a in changes.intact_after:
-            notes.append(f"set {a + 1} ({format_tiles(tiles)}) was already invalid before this turn: {verdict.reason}")
+            notes.append(
+                f"set {a + 1} ({format_tiles(tiles)}) was already invalid before this turn: {verdict.reason}"
+            )
             continue
         out.append(
             Violation(
@@ -516,7 +528,9 @@ def _over_inventory(box: Edition, views: list[list[Tile]]) -> list[Tile]:
 def _opening(changes: TableChanges, rules: Rules, verdict_of: Any) -> tuple[list[Violation], int, bool]:
     """The initial meld: new sets of own tiles worth the threshold, and hands off the table."""
     out: list[Violation] = []
-    new_sets = [a for a in range(len(changes.after)) if a not in changes.intact_after and changes.is_own_set(a)]
+    new_sets = [
+        a for a in range(len(changes.after)) if a not in changes.intact_after and changes.is_own_set(a)
+    ]
     value = sum(verdict_of(changes.after[a]).value for a in new_sets)
     if value < rules.opening_threshold:
         shown = (
@@ -655,11 +669,15 @@ def _how_freed(changes: TableChanges, b: int, rules: Rules, verdict_of: Any) -> 
         return []  # what the joker stood for is unknown; the set was already broken
     meanings = {t for options in verdict.joker_meanings() for t in options}
     heir = changes.heir[b]
-    replacements = [] if heir is None else [
-        (tile, source)
-        for tile, source in zip(changes.after[heir], changes.sources[heir])
-        if source != b and tile in meanings
-    ]
+    replacements = (
+        []
+        if heir is None
+        else [
+            (tile, source)
+            for tile, source in zip(changes.after[heir], changes.sources[heir])
+            if source != b and tile in meanings
+        ]
+    )
     out: list[Violation] = []
     from_rack = [t for t, s in replacements if s == RACK]
     from_table = [t for t, s in replacements if s != RACK]
@@ -752,7 +770,9 @@ def _time(turn: _Turn, rules: Rules) -> list[Violation]:
 
 def _consequence(found: Sequence[Violation], played: tuple[Tile, ...], rules: Rules) -> Consequence:
     penalties = {v.code.penalty for v in found}
-    restore = Penalty.FAILED_TURN in penalties or (Penalty.OVERTIME in penalties and rules.overtime_restores_table)
+    restore = Penalty.FAILED_TURN in penalties or (
+        Penalty.OVERTIME in penalties and rules.overtime_restores_table
+    )
     draws = [0]
     if Penalty.FAILED_TURN in penalties:
         draws.append(rules.failed_manipulation_draw)

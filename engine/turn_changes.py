@@ -15,8 +15,8 @@ have moved from another table set, and only then to have come from the rack. The
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from engine.tiles import Tile, sort_tiles
 
@@ -96,7 +96,9 @@ def read_changes(before: Sets, after: Sets) -> TableChanges:
     )
 
 
-def _pair_intact(before: tuple[tuple[Tile, ...], ...], after: tuple[tuple[Tile, ...], ...]) -> tuple[list[int], list[int]]:
+def _pair_intact(
+    before: tuple[tuple[Tile, ...], ...], after: tuple[tuple[Tile, ...], ...]
+) -> tuple[list[int], list[int]]:
     """Pair before-sets with after-sets holding exactly the same tiles."""
     free_after = list(range(len(after)))
     pairs_before: list[int] = []
@@ -159,6 +161,7 @@ def _attribute(
                 if sources[a][i] is None and pool[b][tile] > 0:
                     pool[b][tile] -= 1
                     sources[a][i] = b
+
     # Pass 2: a tile that left its set moved from elsewhere on the table. Numbered tiles
     # first; then freed jokers go to the sets with the most rack tiles, the reading most
     # favourable to the player when a rack joker and a freed joker cannot be told apart.

@@ -51,7 +51,9 @@ def codes(verdict) -> list[str]:
             "r6 r7 b7",
             id="combined manipulation",
         ),
-        pytest.param("r4 J r6", "r4 r5 r6 | J k7 k8", "r5 k7 k8", id="joker swap, freed joker with 2 own tiles"),
+        pytest.param(
+            "r4 J r6", "r4 r5 r6 | J k7 k8", "r5 k7 k8", id="joker swap, freed joker with 2 own tiles"
+        ),
         pytest.param("k5 b5 J", "k5 b5 o5 | J r10 r11", "o5 r10 r11", id="joker swap in a group"),
         pytest.param("", "r10 r11 r12", "r10 r11 r12", id="opening of 33"),
     ],
@@ -101,7 +103,9 @@ def test_an_invalid_set_left_on_the_table_says_which_and_why() -> None:
     verdict = judge("r5 r6 r7", "r5 r6 | r7 r8 r9", opened=True)
     assert codes(verdict) == ["invalid_set"]
     assert verdict.violations[0].sets == (0,)
-    assert "set 1 (r5 r6)" in verdict.violations[0].message and "only 2 tiles" in verdict.violations[0].message
+    assert (
+        "set 1 (r5 r6)" in verdict.violations[0].message and "only 2 tiles" in verdict.violations[0].message
+    )
     assert "take back r8 r9" in verdict.consequence.text.replace("takes back", "take back")
 
 

@@ -27,14 +27,25 @@ def test_an_illegal_turn_exits_1_with_reasons_and_consequence(capsys: pytest.Cap
     )
     assert code == 1
     assert "[joker_replaced_from_table]" in out
-    assert "consequence: Put the table back as it was before the turn. The player takes back k7 k8 and draws 3" in out
+    assert (
+        "consequence: Put the table back as it was before the turn. The player takes back k7 k8 and draws 3"
+        in out
+    )
 
 
 def test_json_output_and_the_preset_and_time(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
         capsys,
-        "--before", "r5 r6 r7", "--after", "r5 r6 r7 r8", "--opened",
-        "--preset", "goliath_modern", "--seconds", "75", "--json",
+        "--before",
+        "r5 r6 r7",
+        "--after",
+        "r5 r6 r7 r8",
+        "--opened",
+        "--preset",
+        "goliath_modern",
+        "--seconds",
+        "75",
+        "--json",
     )
     data = json.loads(out)
     assert code == 1
@@ -81,9 +92,16 @@ def test_bad_input_with_json_is_one_json_object(capsys: pytest.CaptureFixture[st
 
 
 def test_could_open_shows_an_opening_and_the_never_opened_penalty(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "--could-open", "--rack", "k10 b10 r10 o2", "--preset", "pl_wikipedia_tournament")
+    code, out, _ = run(
+        capsys, "--could-open", "--rack", "k10 b10 r10 o2", "--preset", "pl_wikipedia_tournament"
+    )
     assert code == 0
-    assert out.strip() == "could have opened: k10 b10 r10 is worth 30 (the opening needs 30); never-opened penalty 200"
-    code, out, _ = run(capsys, "--could-open", "--rack", "k1 b1 o2", "--preset", "pl_wikipedia_tournament", "--json")
+    assert (
+        out.strip()
+        == "could have opened: k10 b10 r10 is worth 30 (the opening needs 30); never-opened penalty 200"
+    )
+    code, out, _ = run(
+        capsys, "--could-open", "--rack", "k1 b1 o2", "--preset", "pl_wikipedia_tournament", "--json"
+    )
     assert code == 1
     assert json.loads(out)["penalty"] == 100

@@ -57,7 +57,9 @@ def test_finishing_under_a_tournament_preset_asks_the_solver_who_could_have_open
 
 def test_the_game_record_round_trips_through_plain_data() -> None:
     game = Game(players=("Ann", "Bob"), rules="goliath_modern")
-    t1 = game.play("Ann", [], parse_sets("r10 r11 r12 | J k1 k2"), rack=parse_tiles("r10 r11 r12 J k1 k2"), seconds=31.5)
+    t1 = game.play(
+        "Ann", [], parse_sets("r10 r11 r12 | J k1 k2"), rack=parse_tiles("r10 r11 r12 J k1 k2"), seconds=31.5
+    )
     game.play("Bob", t1.after, t1.after, drew=1)
     game.finish({"Ann": [], "Bob": parse_tiles("o7")}, winner="Ann")
     again = Game.from_dict(game.to_dict())

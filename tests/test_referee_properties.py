@@ -41,8 +41,9 @@ def tables(draw: st.DrawFn, max_sets: int = 5) -> tuple[list[list[Tile]], Counte
 @given(tables(), st.data())
 def test_laying_new_valid_sets_after_opening_is_always_legal(table, data) -> None:
     before, box = table
-    new_sets, _ = data.draw(tables(max_sets=2).filter(lambda t: t[0] and not Counter(
-        x for s in t[0] for x in s) - box))
+    new_sets, _ = data.draw(
+        tables(max_sets=2).filter(lambda t: t[0] and not Counter(x for s in t[0] for x in s) - box)
+    )
     after = [list(s) for s in before] + new_sets
     verdict = judge_turn(before, after, opened=True)
     assert verdict.status is Status.LEGAL, verdict.codes()

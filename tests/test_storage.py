@@ -17,8 +17,8 @@ import sys
 import textwrap
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -67,7 +67,9 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def a_finished_game() -> Game:
     """Ann opens, Bob draws, Ann plays a joker swap, Bob breaks a set, Ann goes out."""
     game = Game(players=("Ann", "Bob"), rules="pressman_us_2009")
-    t1 = game.play("Ann", [], parse_sets("r10 r11 r12 | k4 J k6"), rack=parse_tiles("r10 r11 r12 k4 J k6 b1"), seconds=40)
+    t1 = game.play(
+        "Ann", [], parse_sets("r10 r11 r12 | k4 J k6"), rack=parse_tiles("r10 r11 r12 k4 J k6 b1"), seconds=40
+    )
     t2 = game.play("Bob", t1.after, t1.after, drew=1, seconds=12)
     t3 = game.play("Ann", t2.after, parse_sets("r10 r11 r12 | k4 k5 k6 | J b1 b2"), seconds=75)
     game.play("Bob", t3.after, parse_sets("r10 r11 | r12 k4 k5 k6 | J b1 b2"), seconds=130)
@@ -186,7 +188,8 @@ WRITER = textwrap.dedent(
         game = Game(players=("Ann", "Bob", "Cem"))
         game_id = store.create(game)
         table = []
-        for number, after in enumerate(["r10 r11 r12", "r10 r11 r12 | k10 k11 k12", "r10 r11 r12 | k10 k11 k12 | b10 b11 b12"], 1):
+        tables = ["r10 r11 r12", "r10 r11 r12 | k10 k11 k12", "r10 r11 r12 | k10 k11 k12 | b10 b11 b12"]
+        for number, after in enumerate(tables, 1):
             turn = game.play(game.next_player, table, parse_sets(after))
             store.add_turn(game_id, turn)
             print("turn", game_id, number, flush=True)
@@ -202,7 +205,11 @@ def _kill_writer_after(url: str, lines: int) -> list[list[str]]:
     """Run the writer until it reported ``lines`` commits, SIGKILL it, return what it reported."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     writer = subprocess.Popen(
-        [sys.executable, "-c", WRITER, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        [sys.executable, "-c", WRITER, url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     reported: list[list[str]] = []
     try:
@@ -221,7 +228,9 @@ def _kill_writer_after(url: str, lines: int) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("lines", [5, 14])
-def test_a_killed_writer_loses_no_committed_turn_or_score_and_leaves_no_partial_one(url: str, lines: int) -> None:
+def test_a_killed_writer_loses_no_committed_turn_or_score_and_leaves_no_partial_one(
+    url: str, lines: int
+) -> None:
     with GameStore.open(url):
         pass  # the schema exists before the writer starts, so the kill lands on turn writes
     reported = _kill_writer_after(url, lines)
@@ -279,7 +288,10 @@ def test_a_writer_killed_inside_a_transaction_leaves_no_trace_sqlite(tmp_path: P
     outcomes = []
     for delay in (0.0, 0.02, 0.05):
         writer = subprocess.Popen(
-            [sys.executable, "-c", BIG_WRITER, url, "1500"], stdout=subprocess.PIPE, text=True, env=_writer_env()
+            [sys.executable, "-c", BIG_WRITER, url, "1500"],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=_writer_env(),
         )
         assert writer.stdout is not None and writer.stdout.readline().strip() == "begin"
         time.sleep(delay)
@@ -304,7 +316,9 @@ def test_a_writer_killed_inside_a_transaction_leaves_no_trace_postgresql(postgre
         with blocker.transaction():
             blocker.execute("LOCK TABLE turns IN EXCLUSIVE MODE")
             writer = subprocess.Popen(
-                [sys.executable, "-c", BIG_WRITER, postgres_url, "20"], stdout=subprocess.PIPE, text=True,
+                [sys.executable, "-c", BIG_WRITER, postgres_url, "20"],
+                stdout=subprocess.PIPE,
+                text=True,
                 env=_writer_env(),
             )
             assert writer.stdout is not None and writer.stdout.readline().strip() == "begin"

@@ -40,7 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions.required = True
 
     new = _action(actions, "new", "start a game; prints its id")
-    new.add_argument("--players", nargs="+", required=True, help="names in seating order, first to play first")
+    new.add_argument(
+        "--players", nargs="+", required=True, help="names in seating order, first to play first"
+    )
     new.add_argument("--preset", default=DEFAULT_PRESET, help=f"rule preset (default {DEFAULT_PRESET})")
     new.add_argument("--set", action="append", metavar="RULE=VALUE", default=[], help="override one rule")
 
@@ -50,7 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     turn.add_argument("--before", help="the table before the turn (default: the table the last turn left)")
     turn.add_argument("--player", help="who played (default: next in seating order)")
     turn.add_argument("--rack", help="the player's rack before the turn (optional)")
-    turn.add_argument("--drew", nargs="?", type=int, const=1, default=0, metavar="N", help="tiles drawn (default 1)")
+    turn.add_argument(
+        "--drew", nargs="?", type=int, const=1, default=0, metavar="N", help="tiles drawn (default 1)"
+    )
     turn.add_argument("--seconds", type=float, help="how long the turn took")
     turn.add_argument("--json", action="store_true", help="print the turn as JSON")
 
@@ -102,7 +106,9 @@ def _turn(args: argparse.Namespace, store: GameStore) -> int:
     game = store.load(args.game)
     edition = game.edition
     before, spots_before = (
-        ([list(s) for s in game.table], []) if args.before is None else parse_seen(args.before, Side.BEFORE, edition)
+        ([list(s) for s in game.table], [])
+        if args.before is None
+        else parse_seen(args.before, Side.BEFORE, edition)
     )
     after, spots_after = (
         ([list(s) for s in before], []) if args.after is None else parse_seen(args.after, Side.AFTER, edition)

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from engine.errors import RummiError
@@ -47,7 +48,7 @@ class Transaction:
         self._cursor = cursor
         self._dialect = dialect
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> "Transaction":
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Transaction:
         self._cursor.execute(_adapt(sql, self._dialect), tuple(params))
         return self
 
@@ -72,7 +73,7 @@ class Database:
         self.url = url
 
     @classmethod
-    def open(cls, url: str) -> "Database":
+    def open(cls, url: str) -> Database:
         """``sqlite:///games.db`` (relative), ``sqlite:////abs/games.db``, ``sqlite:///:memory:``
         or ``postgresql://user@host:port/dbname``."""
         scheme = urlsplit(url).scheme.lower()
@@ -110,7 +111,7 @@ class Database:
     def close(self) -> None:
         self._connection.close()
 
-    def __enter__(self) -> "Database":
+    def __enter__(self) -> Database:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Sequence
+from collections.abc import Sequence
 
 from engine.game import Game, score_sheet
 from engine.rules import MatchEnd

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from api.storage.database import Database, StorageError, Transaction
@@ -90,7 +90,7 @@ class GameStore:
         self._create_schema()
 
     @classmethod
-    def open(cls, url: str | None = None) -> "GameStore":
+    def open(cls, url: str | None = None) -> GameStore:
         """Open (and on first use create) the store at ``url``, else ``$RUMMI_DATABASE_URL``,
         else :data:`DEFAULT_URL`."""
         return cls(Database.open(url or os.environ.get("RUMMI_DATABASE_URL") or DEFAULT_URL))
@@ -98,7 +98,7 @@ class GameStore:
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> "GameStore":
+    def __enter__(self) -> GameStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -113,7 +113,12 @@ class GameStore:
             row = tx.execute(
                 "INSERT INTO games (started_at, players, preset, rules, turn_count) "
                 "VALUES (?, ?, ?, ?, 0) RETURNING id",
-                (started, json.dumps(list(game.players)), game.preset.name, json.dumps(game.preset.to_dict())),
+                (
+                    started,
+                    json.dumps(list(game.players)),
+                    game.preset.name,
+                    json.dumps(game.preset.to_dict()),
+                ),
             ).fetchone()
             assert row is not None
             game_id = int(row[0])
@@ -158,13 +163,17 @@ class GameStore:
                 "FROM turns WHERE game_id = ? ORDER BY number",
                 (game_id,),
             ).fetchall()
-            ending_row = tx.execute("SELECT how, winner, detail FROM endings WHERE game_id = ?", (game_id,)).fetchone()
+            ending_row = tx.execute(
+                "SELECT how, winner, detail FROM endings WHERE game_id = ?", (game_id,)
+            ).fetchone()
             score_rows = tx.execute(
                 "SELECT player, points FROM scores WHERE game_id = ? ORDER BY seat", (game_id,)
             ).fetchall()
         started_at, players, rules_json, turn_count = head
         if len(turn_rows) != turn_count:
-            raise StorageError(f"game {game_id}: {len(turn_rows)} turns stored but the counter says {turn_count}")
+            raise StorageError(
+                f"game {game_id}: {len(turn_rows)} turns stored but the counter says {turn_count}"
+            )
         rules = rules_from_dict(json.loads(rules_json))
         turns = [
             Turn.from_dict(
@@ -209,7 +218,8 @@ class GameStore:
             "SELECT id, started_at, players, preset, turn_count, finished_at FROM games ORDER BY id"
         )
         return [
-            GameSummary(int(r[0]), r[1], tuple(json.loads(r[2])), r[3], int(r[4]), r[5] is not None) for r in rows
+            GameSummary(int(r[0]), r[1], tuple(json.loads(r[2])), r[3], int(r[4]), r[5] is not None)
+            for r in rows
         ]
 
     # --- schema -----------------------------------------------------------------------------
@@ -225,12 +235,15 @@ class GameStore:
             if row is None:
                 tx.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             elif int(row[0]) != SCHEMA_VERSION:
-                raise StorageError(f"database schema version {row[0]}; this rummi reads version {SCHEMA_VERSION}")
+                raise StorageError(
+                    f"database schema version {row[0]}; this rummi reads version {SCHEMA_VERSION}"
+                )
 
 
 def _insert_turn(tx: Transaction, game_id: int, turn: Turn) -> None:
     moved = tx.execute(
-        "UPDATE games SET turn_count = turn_count + 1 WHERE id = ? AND turn_count = ? AND finished_at IS NULL",
+        "UPDATE games SET turn_count = turn_count + 1 "
+        "WHERE id = ? AND turn_count = ? AND finished_at IS NULL",
         (game_id, turn.number - 1),
     ).rowcount
     if moved != 1:
@@ -242,8 +255,8 @@ def _insert_turn(tx: Transaction, game_id: int, turn: Turn) -> None:
         raise StorageError(f"game {game_id} has {row[0]} turns stored; turn {turn.number} does not follow")
     data = turn.to_dict()
     tx.execute(
-        "INSERT INTO turns (game_id, number, player, before_table, after_table, rack, drew, seconds, legal, verdict) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO turns (game_id, number, player, before_table, after_table, rack, drew, seconds, "
+        "legal, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             game_id,
             turn.number,
@@ -280,4 +293,4 @@ def _insert_ending(tx: Transaction, game_id: int, players: tuple[str, ...], endi
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
