@@ -11,12 +11,13 @@ gets :class:`GameConflictError` (HTTP 409) and may simply retry.
 from __future__ import annotations
 
 import threading
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 from api.errors import GameConflictError, GameNotFoundError
 from api.storage import GameStore, GameSummary, StorageError
 from engine.errors import RummiError
 from engine.game import Game, Turn, score_sheet
+from engine.referee import Spot
 from engine.scoring import ScoreSheet
 from engine.tiles import Tile
 
@@ -59,6 +60,7 @@ class GameRecords:
         rack: Sequence[Tile] | None = None,
         drew: int = 0,
         seconds: float | None = None,
+        uncertain: Collection[Spot] = (),
     ) -> tuple[Game, Turn]:
         """Judge and record the next turn; ``before`` defaults to the table the game left."""
         with self._lock:
@@ -70,6 +72,7 @@ class GameRecords:
                 rack=rack,
                 drew=drew,
                 seconds=seconds,
+                uncertain=uncertain,
             )
             self._write(game_id, lambda: self._store.add_turn(game_id, turn))
             return game, turn

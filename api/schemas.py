@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.editions import Edition, get_edition
 from engine.errors import RummiError
 from engine.notation import parse_sets, parse_tiles
+from engine.referee import Side, Spot
 from engine.rules import Rules, get_rules
 from engine.tiles import Tile
 
@@ -248,6 +249,25 @@ class HintOut(Passthrough):
     explanation: list[str] = Field(description="The move step by step, for a person.")
 
 
+class SpotIn(Model):
+    """Where the camera saw a tile it was unsure of: which picture, which set, which place."""
+
+    side: Literal["before", "after", "rack"]
+    set: int = Field(default=0, ge=0, le=200, description="0-based set index (0 for the rack).")
+    index: int = Field(ge=0, le=200, description="0-based place in the set or rack.")
+
+    def spot(self) -> Spot:
+        return Spot(Side(self.side), self.set, self.index)
+
+
+UNCERTAIN_FIELD = Field(
+    default_factory=list,
+    max_length=50,
+    description="Tiles the camera was unsure of: a violation that another reading of them would "
+    "clear makes the verdict 'uncertain' instead of 'illegal'.",
+)
+
+
 class TurnRequest(WithRules):
     before: Notation = Field(description="The table before the turn.", examples=["r5 r6 r7"])
     after: Notation = Field(description="The table after the turn.", examples=["r5 r6 r7 r8"])
@@ -255,6 +275,7 @@ class TurnRequest(WithRules):
     rack: Notation | None = Field(default=None, description="The player's rack before the turn, when known.")
     seconds: float | None = Field(default=None, ge=0, le=86_400, description="How long the turn took.")
     drew: bool = Field(default=False, description="The player drew a tile this turn.")
+    uncertain: list[SpotIn] = UNCERTAIN_FIELD
 
 
 class TurnVerdictOut(Passthrough):
@@ -304,6 +325,7 @@ class TurnIn(Model):
     rack: Notation | None = Field(default=None, description="The player's rack before the turn, when known.")
     drew: int = Field(default=0, ge=0, le=40, description="Tiles drawn this turn (penalties included).")
     seconds: float | None = Field(default=None, ge=0, le=86_400)
+    uncertain: list[SpotIn] = UNCERTAIN_FIELD
 
 
 class GameEndIn(Model):

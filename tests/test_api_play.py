@@ -80,6 +80,25 @@ def test_an_illegal_turn_gets_the_reason_and_the_penalty(client: httpx.Client) -
     assert verdict["consequence"]["restore_table"] is True
 
 
+def test_a_violation_that_hangs_on_an_unsure_tile_is_uncertain_not_illegal(client: httpx.Client) -> None:
+    turn = {"before": "r5 r6 r7", "after": "r5 r6 r7 | k9 b9 b9", "opened": True}
+    assert client.post("/api/v1/turns/judge", json=turn).json()["status"] == "illegal"
+    unsure = {**turn, "uncertain": [{"side": "after", "set": 1, "index": 2}]}
+    verdict = client.post("/api/v1/turns/judge", json=unsure).json()
+    assert verdict["status"] == "uncertain"
+    assert verdict["violations"][0]["depends_on"][0]["seen"] == "b9"
+    assert "o9" in verdict["violations"][0]["depends_on"][0]["alternatives"]
+
+
+def test_an_unsure_tile_where_there_is_none_is_refused(client: httpx.Client) -> None:
+    response = client.post(
+        "/api/v1/turns/judge",
+        json={"before": "", "after": "r5 r6 r7", "opened": True, "uncertain": [{"side": "after", "set": 3, "index": 0}]},
+    )
+    assert response.status_code == 400
+    assert "no tile there" in response.json()["detail"]
+
+
 def test_a_turn_over_the_time_limit_follows_the_preset(client: httpx.Client) -> None:
     verdict = client.post(
         "/api/v1/turns/judge",

@@ -90,6 +90,7 @@ async def play_turn(game_id: GameId, request: TurnIn, games: GameRecords = Depen
             rack=None if request.rack is None else parse_field_tiles("rack", request.rack, edition),
             drew=request.drew,
             seconds=request.seconds,
+            uncertain=[spot.spot() for spot in request.uncertain],
         )
 
     game, turn = await anyio.to_thread.run_sync(record)

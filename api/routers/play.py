@@ -86,6 +86,7 @@ async def judge(request: TurnRequest) -> TurnVerdictOut:
         edition=edition,
         seconds=request.seconds,
         drew=request.drew,
+        uncertain=[spot.spot() for spot in request.uncertain],
     )
     return TurnVerdictOut(**verdict.to_dict())
 

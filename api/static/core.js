@@ -63,6 +63,20 @@ export function tableText() {
   return state.scan.sets.map(labelsOf).filter(set => set.length).map(set => set.join(" ")).join(" | ");
 }
 
+// The table as notation, and where in it the tiles the reader was unsure of sit
+// ({side, set, index}), for the referee: a verdict that hangs on such a tile says so.
+export function tableWithSpots(side) {
+  const unsure = new Set(state.scan.uncertain);
+  const sets = [], spots = [];
+  for (const members of state.scan.sets) {
+    const readable = members.filter(i => state.scan.tiles[i].tile);
+    if (!readable.length) continue;
+    readable.forEach((i, index) => unsure.has(i) && spots.push({ side, set: sets.length, index }));
+    sets.push(readable.map(i => state.scan.tiles[i].tile).join(" "));
+  }
+  return { text: sets.join(" | "), spots };
+}
+
 export function rackText() {
   if (!state.scan) return "";
   return labelsOf(state.scan.rack).join(" ");

@@ -1,7 +1,7 @@
 // What each mode does with a reading. Every answer comes from the service; these functions
 // only ask and then show the answer, on the picture (outline colours) and in the mode's panel.
 
-import { api, rackText, rulesChoice, say, state, tableText } from "./core.js";
+import { api, rackText, rulesChoice, say, state, tableText, tableWithSpots } from "./core.js";
 
 const $ = sel => document.querySelector(sel);
 
@@ -215,7 +215,7 @@ function tick() {
 
 async function refereeMode() {
   if (referee.waiting === "before") {
-    referee.before = tableText();
+    referee.before = tableWithSpots("before");
     referee.waiting = null;
     referee.started = performance.now();
     clearInterval(referee.timer);
@@ -227,12 +227,13 @@ async function refereeMode() {
     referee.waiting = null;
     clearInterval(referee.timer);
     const seconds = (performance.now() - referee.started) / 1000;
-    const after = tableText();
-    showRefState(after);
+    const after = tableWithSpots("after");
+    showRefState(after.text);
     const rack = $("#ref-rack").value.trim();
     const verdict = await api("/turns/judge", {
-      before: referee.before,
-      after,
+      before: referee.before.text,
+      after: after.text,
+      uncertain: [...referee.before.spots, ...after.spots],
       opened: $("#ref-opened").checked,
       rack: rack || null,
       seconds: Math.round(seconds * 10) / 10,
@@ -244,19 +245,24 @@ async function refereeMode() {
 
 function showRefState(after) {
   const dl = $("#ref-state");
-  dl.replaceChildren(el("dt", {}, "Before"), el("dd", {}, tilesText(referee.before || "(empty table)")));
+  dl.replaceChildren(el("dt", {}, "Before"), el("dd", {}, tilesText(referee.before.text || "(empty table)")));
   if (after !== undefined) dl.append(el("dt", {}, "After"), el("dd", {}, tilesText(after || "(empty table)")));
 }
 
 function showVerdict(verdict) {
   const box = $("#verdict");
   const ok = verdict.status === "legal";
-  box.replaceChildren(el("p", { class: `verdict ${ok ? "ok" : "bad"}` }, verdict.status.toUpperCase()));
+  const tone = ok ? "ok" : verdict.status === "uncertain" ? "unsure" : "bad";
+  box.replaceChildren(el("p", { class: `verdict ${tone}` }, verdict.status.toUpperCase()));
   if (verdict.played.length) box.append(el("p", {}, "Played: ", tilesText(verdict.played.join(" "))));
   const list = el("ul");
   for (const v of verdict.violations) list.append(el("li", {}, v.message));
   if (verdict.violations.length) box.append(list);
-  if (verdict.consequence && verdict.consequence.text) box.append(el("p", { class: "penalty" }, el("strong", {}, "Penalty: "), verdict.consequence.text));
+  for (const note of verdict.notes || []) box.append(el("p", { class: "help" }, note));
+  if (!ok && verdict.consequence && verdict.consequence.text) {
+    const label = verdict.status === "uncertain" ? "If confirmed: " : "Penalty: ";
+    box.append(el("p", { class: "penalty" }, el("strong", {}, label), verdict.consequence.text));
+  }
 }
 
 async function loadTurnLimit() {
