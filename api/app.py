@@ -11,9 +11,9 @@ Request bodies are capped as they stream in (:mod:`api.limits`): ``max_json_byte
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse

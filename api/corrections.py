@@ -63,7 +63,9 @@ class CorrectionStore:
         summaries = []
         for entry in manifest.get("scenes", []):
             meta = {k: v for k, v in entry.items() if k not in {"name", "split", "tiles", "crops"}}
-            summaries.append(SceneSummary(entry["name"], entry["split"], entry["tiles"], entry["crops"], meta))
+            summaries.append(
+                SceneSummary(entry["name"], entry["split"], entry["tiles"], entry["crops"], meta)
+            )
         index = self.folder / "crops" / "index.csv"
         lines = index.read_text().splitlines() if index.exists() else []
         rows = [line for line in lines if line and line != CROP_INDEX_HEADER]

@@ -8,17 +8,18 @@ that never scans never pays for it) and shared by every request after that.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import anyio
 import anyio.to_thread
-from fastapi import Request
+from fastapi import Depends, Request
 
+from api.corrections import CorrectionStore
+from api.game_records import GameRecords
 from api.settings import Settings
 
 if TYPE_CHECKING:
-    from api.corrections import CorrectionStore
-    from api.game_records import GameRecords
     from vision.scanner import Scanner
 
 T = TypeVar("T")
@@ -30,13 +31,13 @@ class ScannerHolder:
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
         self._lock = threading.Lock()
-        self._scanner: "Scanner | None" = None
+        self._scanner: Scanner | None = None
 
     @property
     def loaded(self) -> bool:
         return self._scanner is not None
 
-    def get(self) -> "Scanner":
+    def get(self) -> Scanner:
         """The loaded scanner (blocking; call from a worker thread, never the event loop)."""
         if self._scanner is None:
             with self._lock:
@@ -70,9 +71,16 @@ def get_inference(request: Request) -> Inference:
     return request.app.state.inference
 
 
-def get_corrections(request: Request) -> "CorrectionStore":
+def get_corrections(request: Request) -> CorrectionStore:
     return request.app.state.corrections
 
 
-def get_games(request: Request) -> "GameRecords":
+def get_games(request: Request) -> GameRecords:
     return request.app.state.games
+
+
+# What routes declare: ``inference: InferenceDep`` and so on.
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+InferenceDep = Annotated[Inference, Depends(get_inference)]
+CorrectionsDep = Annotated[CorrectionStore, Depends(get_corrections)]
+GamesDep = Annotated[GameRecords, Depends(get_games)]

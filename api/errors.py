@@ -138,4 +138,6 @@ async def _image_error(request: Request, error: Exception) -> JSONResponse:
 
 async def _models_missing(request: Request, error: Exception) -> JSONResponse:
     log.error("scanner models unavailable: %s", error)
-    return JSONResponse({"detail": f"photo reading is not available: {error}", "error": "ModelError"}, status_code=503)
+    return JSONResponse(
+        {"detail": f"photo reading is not available: {error}", "error": "ModelError"}, status_code=503
+    )

@@ -11,7 +11,7 @@ gets :class:`GameConflictError` (HTTP 409) and may simply retry.
 from __future__ import annotations
 
 import threading
-from typing import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from api.errors import GameConflictError, GameNotFoundError
 from api.storage import GameStore, GameSummary, StorageError
@@ -30,7 +30,7 @@ class GameRecords:
         self._lock = threading.Lock()
 
     @classmethod
-    def open(cls, url: str) -> "GameRecords":
+    def open(cls, url: str) -> GameRecords:
         return cls(GameStore.open(url))
 
     def close(self) -> None:

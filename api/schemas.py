@@ -12,14 +12,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from api.errors import FieldError
 from engine.editions import Edition, get_edition
 from engine.errors import RummiError
 from engine.notation import parse_sets, parse_tiles
 from engine.referee import Side, Spot
 from engine.rules import Rules, get_rules
 from engine.tiles import Tile
-
-from api.errors import FieldError
 
 #: Longest notation string accepted in one field (a full XP box is < 700 characters).
 MAX_NOTATION = 2000
@@ -56,7 +55,7 @@ class RulesChoice(Model):
     overrides: dict[str, OverrideValue] = Field(
         default_factory=dict,
         max_length=40,
-        description="Rule name -> value, e.g. {\"joker_penalty\": 50}.",
+        description='Rule name -> value, e.g. {"joker_penalty": 50}.',
         json_schema_extra={"examples": [{"joker_penalty": 50}]},
     )
 
@@ -69,7 +68,9 @@ class RulesChoice(Model):
 
 class WithRules(Model):
     edition: str | None = Field(
-        default=None, max_length=32, description="Tile box (standard, xp, twist, expert...); default standard."
+        default=None,
+        max_length=32,
+        description="Tile box (standard, xp, twist, expert...); default standard.",
     )
     rules: RulesChoice = Field(default_factory=RulesChoice)
 
@@ -157,7 +158,11 @@ class ScanResponse(Model):
                     "width": 1000,
                     "height": 750,
                     "tiles": [
-                        {"tile": "r5", "confidence": 0.97, "corners": [[140, 255], [205, 280], [180, 385], [115, 360]]}
+                        {
+                            "tile": "r5",
+                            "confidence": 0.97,
+                            "corners": [[140, 255], [205, 280], [180, 385], [115, 360]],
+                        }
                     ],
                     "sets": [[0]],
                     "rack": [],
@@ -209,9 +214,13 @@ class Passthrough(BaseModel):
 
 
 class TableRequest(WithRules):
-    table: Notation = Field(description="The sets on the table.", examples=["r5 r6 r7 | k9 b9 o9 | k12 k13 k1"])
+    table: Notation = Field(
+        description="The sets on the table.", examples=["r5 r6 r7 | k9 b9 o9 | k12 k13 k1"]
+    )
     racks: dict[PlayerName, Notation] = Field(
-        default_factory=dict, max_length=8, description="Racks counted with the table for the tile-count check."
+        default_factory=dict,
+        max_length=8,
+        description="Racks counted with the table for the tile-count check.",
     )
 
 
@@ -296,7 +305,9 @@ class ScoreRequest(WithRules):
     winner: PlayerName | None = Field(default=None, description="Who went out.", examples=["Ann"])
     bank_empty: bool = Field(default=False, description="The pool ran dry and nobody went out.")
     not_opened: dict[PlayerName, Literal["could_not", "could_have", "announced"]] = Field(
-        default_factory=dict, max_length=8, description="Players who never opened, and why (tournament presets)."
+        default_factory=dict,
+        max_length=8,
+        description="Players who never opened, and why (tournament presets).",
     )
 
 

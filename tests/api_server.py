@@ -1,9 +1,9 @@
 """A real `rummi serve` on a free localhost port, for the API, schema and browser tests.
 
-Import the fixture into a test module (``from tests.api_server import api_server  # noqa: F401``);
-it is session-scoped, so every test module shares one server. The server runs in its own
-process exactly as a user starts it, with its database and corrections folder in a temporary
-directory, and is stopped at the end of the session.
+tests/conftest.py loads this module as a plugin, so any test may ask for ``api_server`` (or
+``api_server_postgres``). They are session-scoped: every test module shares one server. It runs
+in its own process exactly as a user starts it, with its database and corrections folder in a
+temporary directory, and is stopped at the end of the session.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import httpx
 import pytest
@@ -98,7 +98,9 @@ def api_server_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Se
     if not admin_url:
         if os.environ.get("RUMMI_SKIP_POSTGRES") == "1":
             pytest.skip("RUMMI_SKIP_POSTGRES=1")
-        pytest.fail("RUMMI_TEST_POSTGRES_URL is not set: run scripts/run-tests.sh, or set RUMMI_SKIP_POSTGRES=1")
+        pytest.fail(
+            "RUMMI_TEST_POSTGRES_URL is not set: run scripts/run-tests.sh, or set RUMMI_SKIP_POSTGRES=1"
+        )
     name = f"rummi_api_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')

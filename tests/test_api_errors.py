@@ -14,7 +14,7 @@ import httpx
 import pytest
 from PIL import Image
 
-from tests.api_server import DATA, Server, api_server  # noqa: F401
+from tests.api_server import DATA, Server
 
 TABLE_PHOTO = DATA / "photos" / "table-wood.jpg"
 
@@ -25,7 +25,9 @@ def client(api_server: Server) -> httpx.Client:
         yield client
 
 
-def scan(client: httpx.Client, data: bytes, content_type: str = "image/jpeg", name: str = "photo.jpg") -> httpx.Response:
+def scan(
+    client: httpx.Client, data: bytes, content_type: str = "image/jpeg", name: str = "photo.jpg"
+) -> httpx.Response:
     return client.post("/api/v1/scan", files={"photo": (name, data, content_type)})
 
 
@@ -37,7 +39,12 @@ def png_header_only(width: int, height: int) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)  # 8-bit greyscale
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+        + chunk(b"IEND", b"")
+    )
 
 
 def assert_clear_error(response: httpx.Response, status: int, *words: str) -> None:
@@ -90,7 +97,7 @@ def test_an_upload_over_the_limit_is_refused_while_it_streams(client: httpx.Clie
 
     def chunks():  # a well-formed multipart upload with no Content-Length: counted as it arrives
         yield (
-            b"--xyz\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"big.jpg\"\r\n"
+            b'--xyz\r\nContent-Disposition: form-data; name="photo"; filename="big.jpg"\r\n'
             b"Content-Type: image/jpeg\r\n\r\n"
         )
         yield TABLE_PHOTO.read_bytes()
@@ -124,7 +131,9 @@ def test_an_unknown_field_is_refused_not_ignored(client: httpx.Client) -> None:
 
 
 def test_invalid_json_is_refused(client: httpx.Client) -> None:
-    response = client.post("/api/v1/table/check", content=b'{"table": "r5', headers={"content-type": "application/json"})
+    response = client.post(
+        "/api/v1/table/check", content=b'{"table": "r5', headers={"content-type": "application/json"}
+    )
     assert_clear_error(response, 422, "JSON")
 
 
@@ -141,7 +150,9 @@ def test_an_oversized_json_body_without_a_length_is_refused(client: httpx.Client
             yield b"r5 " * 1000
         yield b'"}'
 
-    response = client.post("/api/v1/table/check", content=chunks(), headers={"content-type": "application/json"})
+    response = client.post(
+        "/api/v1/table/check", content=chunks(), headers={"content-type": "application/json"}
+    )
     assert_clear_error(response, 413, "65536")
 
 

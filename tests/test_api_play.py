@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.api_server import Server, api_server  # noqa: F401
+from tests.api_server import Server
 
 
 @pytest.fixture(scope="module")
@@ -27,9 +27,7 @@ def test_every_set_gets_a_verdict_with_its_reason(client: httpx.Client) -> None:
 
 
 def test_too_many_copies_of_a_tile_is_an_inventory_problem(client: httpx.Client) -> None:
-    verdict = client.post(
-        "/api/v1/table/check", json={"table": "r7 k7 b7", "racks": {"Ann": "r7 r7"}}
-    ).json()
+    verdict = client.post("/api/v1/table/check", json={"table": "r7 k7 b7", "racks": {"Ann": "r7 r7"}}).json()
     assert verdict["valid"] is False
     assert any("3 x r7" in problem for problem in verdict["inventory_problems"])
 
@@ -93,7 +91,12 @@ def test_a_violation_that_hangs_on_an_unsure_tile_is_uncertain_not_illegal(clien
 def test_an_unsure_tile_where_there_is_none_is_refused(client: httpx.Client) -> None:
     response = client.post(
         "/api/v1/turns/judge",
-        json={"before": "", "after": "r5 r6 r7", "opened": True, "uncertain": [{"side": "after", "set": 3, "index": 0}]},
+        json={
+            "before": "",
+            "after": "r5 r6 r7",
+            "opened": True,
+            "uncertain": [{"side": "after", "set": 3, "index": 0}],
+        },
     )
     assert response.status_code == 400
     assert "no tile there" in response.json()["detail"]
@@ -121,7 +124,8 @@ def test_a_game_is_scored_by_the_preset(client: httpx.Client) -> None:
     default = client.post("/api/v1/score", json={"racks": racks, "winner": "Ann"}).json()
     assert default["scores"] == {"Ann": 43, "Bob": -12, "Cy": -31}
     tournament = client.post(
-        "/api/v1/score", json={"racks": racks, "winner": "Ann", "rules": {"preset": "pl_wikipedia_tournament"}}
+        "/api/v1/score",
+        json={"racks": racks, "winner": "Ann", "rules": {"preset": "pl_wikipedia_tournament"}},
     ).json()
     assert tournament["scores"]["Cy"] == -51  # the joker costs 50 under this preset
     overridden = client.post(

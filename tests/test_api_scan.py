@@ -14,14 +14,20 @@ import httpx
 import pytest
 from PIL import Image
 
-from tests.api_server import DATA, Server, api_server  # noqa: F401
+from tests.api_server import DATA, Server
 
 PHOTOS = DATA / "photos"
 #: What each bundled photo shows (from the source's labels; see tests/data/photos/README.md).
 TRUTH = {
     "two-runs.jpg": {"sets": [["r5", "r6", "r7"], ["b3", "b4", "b5", "b6", "b7"]]},
     "table-wood.jpg": {
-        "sets": [["k6", "k7", "k8", "k9"], ["b8", "r8", "o8"], ["o7", "r7"], ["o2", "o3", "J"], ["r1", "o1", "b1"]]
+        "sets": [
+            ["k6", "k7", "k8", "k9"],
+            ["b8", "r8", "o8"],
+            ["o7", "r7"],
+            ["o2", "o3", "J"],
+            ["r1", "o1", "b1"],
+        ]
     },
     "rack.jpg": {"rack": ["b5", "b9", "o3", "r1", "r2", "r4"]},
 }
@@ -91,8 +97,16 @@ def test_a_corrected_reading_is_saved_as_labelled_data(client: httpx.Client, api
     result = scan(client, "two-runs.jpg")
     tiles = [{"tile": t["tile"], "corners": t["corners"], "corrected": False} for t in result["tiles"]]
     tiles[0] = {**tiles[0], "tile": "k13", "corrected": True}  # the user says: this one is k13
-    tiles.append({"tile": None, "corners": [[0, 0], [10, 0], [10, 10], [0, 10]], "corrected": True})  # not a tile
-    labels = {"width": result["width"], "height": result["height"], "tiles": tiles, "sets": result["sets"], "rack": []}
+    tiles.append(
+        {"tile": None, "corners": [[0, 0], [10, 0], [10, 10], [0, 10]], "corrected": True}
+    )  # not a tile
+    labels = {
+        "width": result["width"],
+        "height": result["height"],
+        "tiles": tiles,
+        "sets": result["sets"],
+        "rack": [],
+    }
     response = client.post(
         "/api/v1/corrections",
         files={"photo": ("two-runs.jpg", photo, "image/jpeg")},

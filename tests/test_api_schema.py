@@ -15,7 +15,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.generation.modes import GenerationMode
 
 from api.app import create_app
-from tests.api_server import Server, api_server  # noqa: F401
+from tests.api_server import Server
 
 #: Examples per operation and mode (requests that fit the schema, and requests that break it).
 EXAMPLES = 15
@@ -37,13 +37,22 @@ def served_schema(api_server: Server):
     return schemathesis.openapi.from_url(f"{api_server.url}/openapi.json")
 
 
-@pytest.mark.parametrize(("method", "path", "mode"), OPERATIONS, ids=[f"{m} {p} {g}" for m, p, g in OPERATIONS])
-def test_no_request_makes_the_server_fail(served_schema, method: str, path: str, mode: GenerationMode) -> None:
+@pytest.mark.parametrize(
+    ("method", "path", "mode"), OPERATIONS, ids=[f"{m} {p} {g}" for m, p, g in OPERATIONS]
+)
+def test_no_request_makes_the_server_fail(
+    served_schema, method: str, path: str, mode: GenerationMode
+) -> None:
     operation = served_schema[path][method]
 
     @given(case=operation.as_strategy(generation_mode=mode))
-    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True,
-              database=None)
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        derandomize=True,
+        database=None,
+    )
     def requests_do_not_fail(case) -> None:
         case.call_and_validate(checks=[not_a_server_error])
 

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.api_server import DATA, Server, api_server  # noqa: F401
+from tests.api_server import DATA, Server
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,9 @@ def write_y4m(photo: Path, target: Path, frames: int = 4) -> Path:
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory):
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"chromium not found at {CHROMIUM}: run scripts/setup-system.sh (apt-get install chromium)")
+        pytest.fail(
+            f"chromium not found at {CHROMIUM}: run scripts/setup-system.sh (apt-get install chromium)"
+        )
     from playwright.sync_api import sync_playwright
 
     clip = write_y4m(PHOTO, tmp_path_factory.mktemp("camera") / "table.y4m")
@@ -88,7 +90,9 @@ def test_the_page_opens_the_camera_captures_and_shows_the_tiles(page, tmp_path: 
     assert page.evaluate("document.querySelector('#video').videoWidth") > 0
 
     capture.click()
-    page.wait_for_function("document.querySelector('#status').textContent.includes('tiles read')", timeout=60_000)
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.includes('tiles read')", timeout=60_000
+    )
     # Table mode checks every set once the reading is in.
     page.wait_for_selector("#table-sets li.valid", timeout=30_000)
 
@@ -109,7 +113,9 @@ def test_the_page_opens_the_camera_captures_and_shows_the_tiles(page, tmp_path: 
 def test_a_tile_can_be_corrected_by_tapping_it(page) -> None:
     page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
     page.locator("#capture").click()
-    page.wait_for_function("document.querySelector('#status').textContent.includes('tiles read')", timeout=60_000)
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.includes('tiles read')", timeout=60_000
+    )
     page.wait_for_selector("#table-sets li", timeout=30_000)
 
     # Tap the middle of the first tile of the first set, as a finger would.
@@ -142,7 +148,9 @@ def test_a_tile_can_be_corrected_by_tapping_it(page) -> None:
 def test_live_mode_merges_frames_and_reads_the_table(page) -> None:
     page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
     page.locator("#live").check()
-    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Live:')", timeout=60_000)
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.startsWith('Live:')", timeout=60_000
+    )
     page.wait_for_selector("#table-sets li", timeout=30_000)
     read = page.evaluate("window.__rummi.state.scan.tiles.map(t => t.tile)")
     assert Counter(read) == Counter(TRUTH)

@@ -19,7 +19,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--ssl-certfile", default=None, help="TLS certificate (phones need https)")
     parser.add_argument("--ssl-keyfile", default=None, help="TLS private key")
-    parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    parser.add_argument(
+        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+    )
     parser.set_defaults(func=handler)
 
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import anyio.to_thread
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Path, Query
 from pydantic import Field
 
-from api.deps import get_games
+from api.deps import GamesDep
 from api.errors import FieldError
-from api.game_records import GameRecords
 from api.schemas import (
     ERRORS,
     GameCreate,
@@ -30,7 +29,9 @@ from engine.errors import RummiError
 from engine.game import Game
 from engine.notation import format_sets
 
-router = APIRouter(prefix="/games", tags=["games"], responses={**ERRORS, 404: {"description": "No such game."}})
+router = APIRouter(
+    prefix="/games", tags=["games"], responses={**ERRORS, 404: {"description": "No such game."}}
+)
 
 #: Game ids are database integers; anything larger cannot name a game.
 MAX_ID = 2**63 - 1
@@ -39,11 +40,13 @@ GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's id.")]
 
 def game_out(game: Game) -> GameOut:
     data = game.to_dict()
-    return GameOut(**data, finished=game.finished, next_player=game.next_player, table=format_sets(game.table))
+    return GameOut(
+        **data, finished=game.finished, next_player=game.next_player, table=format_sets(game.table)
+    )
 
 
 @router.post("", response_model=GameOut, status_code=201, summary="Start a game")
-async def create_game(request: GameCreate, games: GameRecords = Depends(get_games)) -> GameOut:
+async def create_game(request: GameCreate, games: GamesDep) -> GameOut:
     rules = request.rules.resolve()
     try:
         game = Game(players=tuple(request.players), rules=rules)
@@ -53,11 +56,16 @@ async def create_game(request: GameCreate, games: GameRecords = Depends(get_game
 
 
 @router.get("", response_model=list[GameSummaryOut], summary="Games on record")
-async def list_games(games: GameRecords = Depends(get_games)) -> list[GameSummaryOut]:
+async def list_games(games: GamesDep) -> list[GameSummaryOut]:
     summaries = await anyio.to_thread.run_sync(games.list)
     return [
         GameSummaryOut(
-            id=s.id, started_at=s.started_at, players=list(s.players), preset=s.preset, turns=s.turns, finished=s.finished
+            id=s.id,
+            started_at=s.started_at,
+            players=list(s.players),
+            preset=s.preset,
+            turns=s.turns,
+            finished=s.finished,
         )
         for s in summaries
     ]
@@ -65,20 +73,22 @@ async def list_games(games: GameRecords = Depends(get_games)) -> list[GameSummar
 
 @router.get("/sheet", response_model=ScoreSheetOut, summary="The running score sheet of several games")
 async def sheet(
-    game_ids: Annotated[list[Annotated[int, Field(ge=1, le=MAX_ID)]], Query(alias="games", min_length=1, max_length=100)],
-    games: GameRecords = Depends(get_games),
+    game_ids: Annotated[
+        list[Annotated[int, Field(ge=1, le=MAX_ID)]], Query(alias="games", min_length=1, max_length=100)
+    ],
+    games: GamesDep,
 ) -> ScoreSheetOut:
     result = await anyio.to_thread.run_sync(games.sheet, game_ids)
     return ScoreSheetOut(**result.to_dict())
 
 
 @router.get("/{game_id}", response_model=GameOut, summary="One game's whole record")
-async def get_game(game_id: GameId, games: GameRecords = Depends(get_games)) -> GameOut:
+async def get_game(game_id: GameId, games: GamesDep) -> GameOut:
     return game_out(await anyio.to_thread.run_sync(games.load, game_id))
 
 
 @router.post("/{game_id}/turns", response_model=TurnOut, summary="Judge and record the next turn")
-async def play_turn(game_id: GameId, request: TurnIn, games: GameRecords = Depends(get_games)) -> TurnOut:
+async def play_turn(game_id: GameId, request: TurnIn, games: GamesDep) -> TurnOut:
     edition = (await anyio.to_thread.run_sync(games.load, game_id)).edition
 
     def record():
@@ -98,13 +108,17 @@ async def play_turn(game_id: GameId, request: TurnIn, games: GameRecords = Depen
 
 
 @router.post("/{game_id}/end", response_model=GameOut, summary="Score the end of the game")
-async def end_game(game_id: GameId, request: GameEndIn, games: GameRecords = Depends(get_games)) -> GameOut:
+async def end_game(game_id: GameId, request: GameEndIn, games: GamesDep) -> GameOut:
     edition = (await anyio.to_thread.run_sync(games.load, game_id)).edition
     racks = {name: parse_field_tiles(f"racks.{name}", text, edition) for name, text in request.racks.items()}
 
     def finish() -> Game:
         return games.finish(
-            game_id, racks, winner=request.winner, bank_empty=request.bank_empty, not_opened=request.not_opened
+            game_id,
+            racks,
+            winner=request.winner,
+            bank_empty=request.bank_empty,
+            not_opened=request.not_opened,
         )
 
     return game_out(await anyio.to_thread.run_sync(finish))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 
-from api.deps import Inference, get_inference
-from api.settings import API_VERSION
+from api.deps import InferenceDep
 from api.schemas import EditionInfo, Health, PresetInfo
+from api.settings import API_VERSION
 from engine.editions import EDITIONS
 from engine.rules import PRESETS
 
@@ -14,7 +14,7 @@ router = APIRouter(tags=["meta"])
 
 
 @router.get("/health", response_model=Health, summary="Is the service up")
-async def health(inference: Inference = Depends(get_inference)) -> Health:
+async def health(inference: InferenceDep) -> Health:
     return Health(version=API_VERSION, scanner_loaded=inference.scanner.loaded)
 
 
@@ -35,4 +35,6 @@ async def editions() -> list[EditionInfo]:
 
 @router.get("/presets", response_model=list[PresetInfo], summary="Rule presets, one per rulebook")
 async def presets() -> list[PresetInfo]:
-    return [PresetInfo(name=r.name, title=r.title, source=r.source, rules=r.to_dict()) for r in PRESETS.values()]
+    return [
+        PresetInfo(name=r.name, title=r.title, source=r.source, rules=r.to_dict()) for r in PRESETS.values()
+    ]

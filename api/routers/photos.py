@@ -6,16 +6,14 @@ never holds up the event loop; the body limit of these routes is ``max_upload_by
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, File, Form, Query, UploadFile
+from fastapi import APIRouter, File, Form, Query, UploadFile
 from pydantic import ValidationError
 
-from api.corrections import CorrectionStore
-from api.deps import Inference, get_corrections, get_inference, get_settings
+from api.deps import CorrectionsDep, InferenceDep, SettingsDep
 from api.errors import FieldError, UnsupportedMediaError
 from api.schemas import ERRORS, CorrectionLabels, CorrectionSaved, ScanResponse
-from api.settings import Settings
 from engine.errors import RummiError
 from engine.notation import format_tiles
 from vision.image_io import load_image
@@ -54,12 +52,13 @@ async def _read_photo(photo: UploadFile) -> bytes:
     responses=PHOTO_ERRORS,
 )
 async def scan(
-    photo: UploadFile = File(description="A JPEG, PNG or WebP photo of a table or a rack."),
-    layout: Literal["auto", "table", "rack"] = Query(
-        "auto", description="auto: tell sets from the rack; table: every row is a set; rack: all on a rack."
-    ),
-    inference: Inference = Depends(get_inference),
-    settings: Settings = Depends(get_settings),
+    photo: Annotated[UploadFile, File(description="A JPEG, PNG or WebP photo of a table or a rack.")],
+    inference: InferenceDep,
+    settings: SettingsDep,
+    layout: Annotated[
+        Literal["auto", "table", "rack"],
+        Query(description="auto: tell sets from the rack; table: every row is a set; rack: all on a rack."),
+    ] = "auto",
 ) -> ScanResponse:
     data = await _read_photo(photo)
     max_pixels = int(settings.max_megapixels * 1_000_000)
@@ -102,18 +101,20 @@ def scan_response(result: Any, width: int, height: int) -> ScanResponse:
     responses=PHOTO_ERRORS,
 )
 async def save_corrections(
-    photo: UploadFile = File(description="The photo the labels belong to."),
-    labels: str = Form(description="The labels as JSON (see the description)."),
-    inference: Inference = Depends(get_inference),
-    store: CorrectionStore = Depends(get_corrections),
-    settings: Settings = Depends(get_settings),
+    photo: Annotated[UploadFile, File(description="The photo the labels belong to.")],
+    labels: Annotated[str, Form(description="The labels as JSON (see the description).")],
+    inference: InferenceDep,
+    store: CorrectionsDep,
+    settings: SettingsDep,
 ) -> CorrectionSaved:
     try:
         checked = CorrectionLabels.model_validate_json(labels)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
-        raise FieldError(f"labels{'.' + where if where else ''}", RummiError(first.get("msg", "invalid"))) from None
+        raise FieldError(
+            f"labels{'.' + where if where else ''}", RummiError(first.get("msg", "invalid"))
+        ) from None
     data = await _read_photo(photo)
     max_pixels = int(settings.max_megapixels * 1_000_000)
 

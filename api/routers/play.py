@@ -7,10 +7,9 @@ runs in a worker thread so it never stalls other requests.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 
-from api.deps import Inference, get_inference
-
+from api.deps import InferenceDep
 from api.schemas import (
     ERRORS,
     GameResultOut,
@@ -25,8 +24,8 @@ from api.schemas import (
     parse_field_tiles,
 )
 from engine.referee import judge_turn
-from engine.solver import solve
 from engine.scoring import score_game
+from engine.solver import solve
 from engine.table import validate_table
 
 router = APIRouter(responses=ERRORS)
@@ -55,13 +54,15 @@ async def check_table(request: TableRequest) -> TableVerdictOut:
     description="The play that puts the most tiles (or points) from the rack on the table, "
     "rearranging the table as the rules allow, with the whole new table; or a draw and why.",
 )
-async def hint(request: HintRequest, inference: Inference = Depends(get_inference)) -> HintOut:
+async def hint(request: HintRequest, inference: InferenceDep) -> HintOut:
     edition, rules = request.resolved()
     table = parse_field_sets("table", request.table, edition)
     rack = parse_field_tiles("rack", request.rack, edition)
 
     def work() -> HintOut:
-        answer = solve(table, rack, opened=request.opened, edition=edition, rules=rules, objective=request.objective)
+        answer = solve(
+            table, rack, opened=request.opened, edition=edition, rules=rules, objective=request.objective
+        )
         return HintOut(**answer.to_dict())
 
     return await inference.run(work)
