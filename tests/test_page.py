@@ -83,16 +83,26 @@ def page(browser, api_server: Server):
     assert not errors, f"script errors on the page: {errors}"
 
 
-def test_the_page_opens_the_camera_captures_and_shows_the_tiles(page, tmp_path: Path) -> None:
-    capture = page.locator("#capture")
-    capture.wait_for(state="visible")
-    page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)  # camera is on
+def camera_on(page) -> None:
+    """Wait until the page has the (fake) camera streaming: Capture is enabled then."""
+    page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
     assert page.evaluate("document.querySelector('#video').videoWidth") > 0
 
-    capture.click()
+
+def capture(page) -> None:
+    """Press Capture and wait for the reading, or fail with what the page said instead."""
+    page.locator("#capture").click()
     page.wait_for_function(
-        "document.querySelector('#status').textContent.includes('tiles read')", timeout=60_000
+        "window.__rummi.state.scan !== null || document.querySelector('#status').classList.contains('error')",
+        timeout=60_000,
     )
+    status = page.locator("#status")
+    assert "error" not in (status.get_attribute("class") or ""), status.inner_text()
+
+
+def test_the_page_opens_the_camera_captures_and_shows_the_tiles(page, tmp_path: Path) -> None:
+    camera_on(page)
+    capture(page)
     # Table mode checks every set once the reading is in.
     page.wait_for_selector("#table-sets li.valid", timeout=30_000)
 
@@ -111,11 +121,8 @@ def test_the_page_opens_the_camera_captures_and_shows_the_tiles(page, tmp_path: 
 
 
 def test_a_tile_can_be_corrected_by_tapping_it(page) -> None:
-    page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
-    page.locator("#capture").click()
-    page.wait_for_function(
-        "document.querySelector('#status').textContent.includes('tiles read')", timeout=60_000
-    )
+    camera_on(page)
+    capture(page)
     page.wait_for_selector("#table-sets li", timeout=30_000)
 
     # Tap the middle of the first tile of the first set, as a finger would.
@@ -146,7 +153,7 @@ def test_a_tile_can_be_corrected_by_tapping_it(page) -> None:
 
 
 def test_live_mode_merges_frames_and_reads_the_table(page) -> None:
-    page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
+    camera_on(page)
     page.locator("#live").check()
     page.wait_for_function(
         "document.querySelector('#status').textContent.startsWith('Live:')", timeout=60_000

@@ -42,6 +42,13 @@ function showVideo() {
   redraw();
 }
 
+// Leave the moving picture for a still one (after a capture, or to correct a live reading).
+function showStill(picture) {
+  state.photo = picture;
+  $("#stage").classList.remove("live");
+  $("#camera").hidden = !state.stream;
+}
+
 // A frame of the video as a JPEG, at most `longest` pixels on its long side (enough to read tiles,
 // small enough to upload quickly from a phone).
 function grabFrame(longest = 1600) {
@@ -97,13 +104,11 @@ async function uploadFile(file) {
 
 async function showScan(result, picture, blob) {
   state.scan = result;
-  state.photo = picture;
   state.photoBlob = blob;
   state.corrected = new Set();
   state.styles = new Map();
-  $("#stage").classList.remove("live");
+  showStill(picture);
   $("#stage").style.aspectRatio = `${result.width} / ${result.height}`;
-  $("#camera").hidden = !state.stream;
   $("#stage-note").textContent = result.tiles.length ? "Tap a tile to correct it." : "";
   const unsure = result.uncertain.length ? `, ${result.uncertain.length} unsure (orange)` : "";
   say(`${result.tiles.length} tiles read${unsure}.`);
@@ -127,9 +132,11 @@ async function afterReading() {
   redraw();
 }
 
+// Outlines go on the still photo, or over the video while live mode reads it; over the video
+// outside live mode they would point at tiles that may have moved.
 function redraw() {
   const canvas = $("#photo");
-  if (!state.scan) {
+  if (!state.scan || (!state.photo && !state.live)) {
     canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
     return;
   }
@@ -170,10 +177,11 @@ async function liveTick() {
   state.busy = true;
   lastSent = performance.now();
   try {
-    const { blob } = await grabFrame(1280);
+    const { blob, canvas } = await grabFrame(1280);
     const result = await scanBlob(blob, "live.jpg");
     if (!state.live) return;
-    mergeLive(result, blob);
+    state.liveFrame = canvas;
+    await mergeLive(result, blob);
   } catch (error) {
     say(error.message, { error: true });
   } finally {
@@ -234,7 +242,12 @@ function openFix(event) {
   const y = (event.clientY - rect.top - (rect.height - canvas.height * scale) / 2) / scale;
   const i = tileAt(state.scan.tiles, x, y);
   if (i < 0) return;
-  if (state.live) setLive(false); // correct a frozen picture, not a moving one
+  if (state.live) {
+    // Correct a still picture, not a moving one: freeze the frame the reading came from.
+    setLive(false);
+    showStill(state.liveFrame);
+    redraw();
+  }
   fixing = i;
   const label = state.scan.tiles[i].tile;
   $("#fix-was").textContent = label || "not a tile";
