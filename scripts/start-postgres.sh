@@ -8,7 +8,18 @@
 # As root it runs the server as the `postgres` user, since PostgreSQL refuses to run as root.
 set -euo pipefail
 
-watch_pid="${1:-$PPID}"
+# The caller is the shell that ran `eval "$(...)"`. When that shell forked a subshell for the
+# command substitution (it does with a redirection, `$(bash ... 2>/dev/null)`), our parent is
+# that short-lived copy, with the same command line as its own parent: then watch the parent.
+caller_of() {
+  local pid="$1" parent
+  parent="$(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null || true)"
+  if [ -n "$parent" ] && [ "$parent" -gt 1 ] && cmp -s "/proc/$pid/cmdline" "/proc/$parent/cmdline"; then
+    pid="$parent"
+  fi
+  echo "$pid"
+}
+watch_pid="${1:-$(caller_of "$PPID")}"
 bin_dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
 if [ -z "$bin_dir" ] || [ ! -x "$bin_dir/initdb" ]; then
   echo "start-postgres: PostgreSQL is not installed (apt-get install postgresql)" >&2
