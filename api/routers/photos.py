@@ -25,6 +25,15 @@ UPLOAD_PATHS = ("/scan", "/corrections")
 #: Content types a browser or phone gives a photo; anything else is refused before decoding.
 PHOTO_TYPES = {"image/jpeg", "image/png", "image/webp", "image/bmp", "image/gif", "image/tiff"}
 
+#: Tells OpenAPI clients (and schemathesis) which content types the ``photo`` part may have.
+PHOTO_ENCODING = {
+    "requestBody": {
+        "content": {
+            "multipart/form-data": {"encoding": {"photo": {"contentType": ", ".join(sorted(PHOTO_TYPES))}}}
+        }
+    }
+}
+
 PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
     **ERRORS,
     413: {"description": "The upload or the decoded photo is larger than the limits."},
@@ -38,7 +47,7 @@ async def _read_photo(photo: UploadFile) -> bytes:
     if content_type not in PHOTO_TYPES:
         raise UnsupportedMediaError(
             f"{photo.filename or 'the upload'} is {content_type or 'of no stated type'}, not a photo "
-            f"(send one of {', '.join(sorted(PHOTO_TYPES))})"
+            f"this service reads (send one of {', '.join(sorted(PHOTO_TYPES))})"
         )
     return await photo.read()
 
@@ -50,6 +59,7 @@ async def _read_photo(photo: UploadFile) -> bytes:
     description="Upload a photo (multipart field `photo`); get each tile's reading and outline, "
     "the sets on the table, the rack, and the tiles the reader is unsure of.",
     responses=PHOTO_ERRORS,
+    openapi_extra=PHOTO_ENCODING,
 )
 async def scan(
     photo: Annotated[UploadFile, File(description="A JPEG, PNG or WebP photo of a table or a rack.")],
@@ -99,6 +109,7 @@ def scan_response(result: Any, width: int, height: int) -> ScanResponse:
     '`{"tiles": [{"tile": "r5", "corners": [[x,y],...], "corrected": true}], "sets": [[0,1,2]], "rack": []}`. '
     "A tile labelled null is 'not a tile' and is left out.",
     responses=PHOTO_ERRORS,
+    openapi_extra=PHOTO_ENCODING,
 )
 async def save_corrections(
     photo: Annotated[UploadFile, File(description="The photo the labels belong to.")],
