@@ -46,7 +46,10 @@ class Hint:
     reason: str
     opening_value: int = 0
     objective: str = "tiles"
+    #: per set of ``table``: an old set left exactly as it was
     untouched: list[bool] = field(default_factory=list)
+    #: False only if the solver hit its time limit: the play is legal but maybe not the best
+    proven: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,6 +62,7 @@ class Hint:
             "value_played": self.value_played,
             "opening_value": self.opening_value,
             "objective": self.objective,
+            "proven_optimal": self.proven,
             "explanation": list(self.explanation),
         }
 
@@ -147,6 +151,7 @@ def _hint(pos: Position, answer: TurnAnswer, goal: Objective, opened: bool) -> H
         opening_value=answer.opening_value,
         objective=goal.value,
         untouched=answer.untouched,
+        proven=answer.proven,
     )
 
 

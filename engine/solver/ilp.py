@@ -39,6 +39,10 @@ class Model:
     _vals: list[float] = field(default_factory=list)
     _row_lo: list[float] = field(default_factory=list)
     _row_hi: list[float] = field(default_factory=list)
+    #: seconds HiGHS may take; past it the best play found is returned, not proven optimal
+    time_limit: float = 30.0
+    #: after :meth:`solve`: whether HiGHS proved the answer optimal
+    proven: bool = True
 
     def var(self, upper: float, lower: float = 0.0) -> int:
         """A new integer variable in ``[lower, upper]``; returns its index."""
@@ -97,8 +101,9 @@ class Model:
             constraints=constraints,
             integrality=np.ones(n),
             bounds=Bounds(self.lower, self.upper),
-            options={"mip_rel_gap": 0.0, "presolve": True},
+            options={"mip_rel_gap": 0.0, "presolve": True, "time_limit": self.time_limit},
         )
+        self.proven = result.status == 0
         if result.x is None:
             return None
         return np.rint(result.x).astype(np.int64)

@@ -9,6 +9,7 @@ modelled: a set holding one stays on the table untouched, and the rack keeps the
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -201,7 +202,7 @@ class Position:
                 have = {t.colour for t in members}
                 missing = [c for c in self.colours if c not in have]
                 for r in range(1, len(missing) + 1):
-                    for combo in _combinations(missing, r):
+                    for combo in itertools.combinations(missing, r):
                         found.add(tuple(sorted((self.index(Tile(number=members[0].number, colour=c)), 1) for c in combo)))
             else:
                 colour = members[0].colour
@@ -212,12 +213,6 @@ class Position:
                         extra = [n for n in range(a, low)] + [n for n in range(high + 1, b + 1)]
                         found.add(tuple(sorted((self.index(Tile(number=n, colour=colour)), 1) for n in extra)))
         return tuple(sorted(found, key=lambda e: (len(e), e)))
-
-
-def _combinations(items: list[Any], r: int) -> list[tuple[Any, ...]]:
-    import itertools
-
-    return list(itertools.combinations(items, r))
 
 
 def _check_tiles(table: list[tuple[Tile, ...]], rack: tuple[Tile, ...], edition: Edition) -> None:

@@ -49,6 +49,7 @@ class TurnAnswer:
     tiles: int
     value: int
     opening_value: int
+    proven: bool = True
 
 
 def solve_turn(pos: Position, opened: bool, objective: Objective, *, with_threshold: bool = True) -> TurnAnswer | None:
@@ -156,6 +157,7 @@ def solve_turn(pos: Position, opened: bool, objective: Objective, *, with_thresh
         tiles=len(played),
         value=ev(value) - sum(pos.number_of(i) * base[i] for i in range(size)),
         opening_value=ev(opening_layer.points) if opening_layer is not None else 0,
+        proven=model.proven,
     )
 
 

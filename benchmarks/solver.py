@@ -1,0 +1,135 @@
+"""Hint solver speed and optimality against the public `rummikub-solver` package.
+
+    .venv/bin/pip install -e '.[bench]'          # rummikub-solver==1.0.0 (cvxpy + HiGHS)
+    .venv/bin/python benchmarks/solver.py --count 50
+
+Both solvers get the same seeded positions (benchmarks/positions.py) in one run: openings (14-tile
+rack, empty table), mid-game (40 on the table, 12-tile rack, 1 joker), late-game (80 on the
+table, 20-tile rack, 2 jokers) and hard ones (long racks that do not all fit, jokers on the table,
+the XP box). The rules are the package's: jokers may be freed and reused freely, 30 to open.
+
+Per class it prints the median and worst time of each solver, the ratio of the medians, and how
+often each found the true optimum (most tiles played). "True" is our solver's answer, which
+benchmarks/solver_exactness.py checks against independent references; a package answer with
+*more* tiles than ours would be reported as an error in ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.positions import CLASSES, Deal, deal  # noqa: E402
+from engine.rules import get_rules  # noqa: E402
+from engine.solver import solve  # noqa: E402
+
+try:
+    import rummikub_solver as rks
+except ImportError:  # pragma: no cover - the bench extra is not installed
+    rks = None
+
+
+class Package:
+    """The `rummikub-solver` package set up for one edition (one RuleSet, built once)."""
+
+    def __init__(self, edition_name: str, copies: int, jokers: int) -> None:
+        self.ruleset = rks.RuleSet(repeats=copies, jokers=jokers)
+        self.numbers = self.ruleset.numbers
+        self.joker = self.ruleset.tiles[-1]
+        warm = self.ruleset.new_game()
+        self.ruleset.solve(warm)  # builds its cvxpy problems; not timed
+
+    def tile(self, t, colours) -> object:
+        if t.is_joker:
+            return self.joker
+        return self.ruleset.tiles[colours.index(t.colour) * self.numbers + t.number - 1]
+
+    def solve(self, position: Deal) -> tuple[int, float]:
+        colours = position.edition.colours
+        state = self.ruleset.new_game()
+        state.add_table(*[self.tile(t, colours) for s in position.table for t in s])
+        state.add_rack(*[self.tile(t, colours) for t in position.rack])
+        state.initial = not position.opened
+        started = time.perf_counter()
+        answer = self.ruleset.solve(state)
+        elapsed = time.perf_counter() - started
+        return (0 if answer is None else len(answer.tiles)), elapsed
+
+
+def run(count: int, classes: list[str]) -> list[dict]:
+    rows = []
+    packages: dict[str, Package] = {}
+    for name in classes:
+        kind = CLASSES[name]
+        rules = get_rules(
+            "goliath_modern", edition=kind.edition, freed_joker_in_new_set=False, freed_joker_min_own_tiles=0
+        )
+        edition = rules.box
+        if rks is not None and edition.name not in packages:
+            packages[edition.name] = Package(edition.name, edition.copies, edition.joker_count)
+        ours_t, theirs_t, ours_ok, theirs_ok, errors = [], [], 0, 0, []
+        for seed in range(count):
+            position = deal(kind, seed)
+            started = time.perf_counter()
+            hint = solve(position.table, position.rack, opened=position.opened, edition=edition, rules=rules)
+            ours_t.append(time.perf_counter() - started)
+            best = hint.tiles_played
+            ours_ok += 1
+            if rks is not None:
+                tiles, elapsed = packages[edition.name].solve(position)
+                theirs_t.append(elapsed)
+                theirs_ok += tiles == best
+                if tiles > best:
+                    errors.append(f"seed {seed}: package played {tiles} tiles, we played {best}")
+            print(f"\r{name}: {seed + 1}/{count}", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        rows.append(
+            dict(name=name, count=count, ours=ours_t, theirs=theirs_t, ours_ok=ours_ok, theirs_ok=theirs_ok,
+                 errors=errors)
+        )
+    return rows
+
+
+def table(rows: list[dict]) -> str:
+    ms = lambda xs, f: f"{f(xs) * 1000:.1f}" if xs else "-"  # noqa: E731
+    lines = [
+        "| class | positions | ours median ms | ours worst ms | package median ms | package worst ms "
+        "| median ratio (package/ours) | ours optimal | package optimal |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        ratio = (
+            f"{statistics.median(r['theirs']) / statistics.median(r['ours']):.2f}" if r["theirs"] else "-"
+        )
+        theirs_ok = f"{100 * r['theirs_ok'] / r['count']:.0f} %" if r["theirs"] else "-"
+        lines.append(
+            f"| {r['name']} | {r['count']} | {ms(r['ours'], statistics.median)} | {ms(r['ours'], max)} "
+            f"| {ms(r['theirs'], statistics.median)} | {ms(r['theirs'], max)} | {ratio} "
+            f"| {100 * r['ours_ok'] / r['count']:.0f} % | {theirs_ok} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=50, help="positions per class (default 50)")
+    parser.add_argument("--classes", nargs="*", default=list(CLASSES))
+    args = parser.parse_args(argv)
+    if rks is None:
+        print("rummikub-solver is not installed (pip install -e '.[bench]'); timing our solver only",
+              file=sys.stderr)
+    rows = run(args.count, args.classes)
+    print(table(rows))
+    errors = [e for r in rows for e in r["errors"]]
+    for e in errors:
+        print("ERROR:", e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
