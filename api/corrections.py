@@ -40,7 +40,7 @@ class CorrectionStore:
         """Write the photo and its labels; returns (scene name, tiles kept, tiles corrected)."""
         scene = build_scene(image_bgr, labels, _new_name())
         with self._lock:
-            if not (self.folder / "manifest.json").exists():
+            if not (self.folder / "detect").exists():
                 self.folder.mkdir(parents=True, exist_ok=True)
                 prepare(self.folder)
             summary, crop_rows = write_scene(self.folder, scene, SPLIT)

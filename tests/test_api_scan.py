@@ -1,10 +1,8 @@
-"""Scanning real photos through a real `rummi serve` with the shipped models, and saving the
-user's corrections as training data."""
+"""Scanning real photos through a real `rummi serve` with the shipped models."""
 
 from __future__ import annotations
 
 import io
-import json
 import threading
 import time
 from collections import Counter
@@ -90,54 +88,6 @@ def test_a_phone_photo_stored_sideways_is_read_upright(client: httpx.Client) -> 
     result = scan(client, "sideways.jpg", buffer.getvalue())
     assert (result["width"], result["height"]) == upright.size
     assert same_sets(read_sets(result), TRUTH["two-runs.jpg"]["sets"])
-
-
-def test_a_corrected_reading_is_saved_as_labelled_data(client: httpx.Client, api_server: Server) -> None:
-    photo = (PHOTOS / "two-runs.jpg").read_bytes()
-    result = scan(client, "two-runs.jpg")
-    tiles = [{"tile": t["tile"], "corners": t["corners"], "corrected": False} for t in result["tiles"]]
-    tiles[0] = {**tiles[0], "tile": "k13", "corrected": True}  # the user says: this one is k13
-    tiles.append(
-        {"tile": None, "corners": [[0, 0], [10, 0], [10, 10], [0, 10]], "corrected": True}
-    )  # not a tile
-    labels = {
-        "width": result["width"],
-        "height": result["height"],
-        "tiles": tiles,
-        "sets": result["sets"],
-        "rack": [],
-    }
-    response = client.post(
-        "/api/v1/corrections",
-        files={"photo": ("two-runs.jpg", photo, "image/jpeg")},
-        data={"labels": json.dumps(labels)},
-    )
-    assert response.status_code == 201, response.text
-    saved = response.json()
-    assert saved["tiles"] == len(result["tiles"]) and saved["corrected"] == 2
-
-    folder = api_server.corrections_dir
-    name = saved["name"]
-    assert (folder / "detect" / "images" / "train" / f"{name}.jpg").is_file()
-    for variant in ("detect", "detect53", "obb", "obb53"):
-        lines = (folder / variant / "labels" / "train" / f"{name}.txt").read_text().splitlines()
-        assert len(lines) == len(result["tiles"])
-    truth = json.loads((folder / "truth" / "train" / f"{name}.json").read_text())
-    assert truth["tiles"][0]["notation"] == "k13"
-    assert truth["sets"] == result["sets"]
-    manifest = json.loads((folder / "manifest.json").read_text())
-    assert name in [s["name"] for s in manifest["scenes"]]
-
-
-def test_corrections_with_a_wrong_tile_are_refused(client: httpx.Client) -> None:
-    labels = {"tiles": [{"tile": "r14", "corners": [[0, 0], [10, 0], [10, 10], [0, 10]]}]}
-    response = client.post(
-        "/api/v1/corrections",
-        files={"photo": ("p.jpg", (PHOTOS / "two-runs.jpg").read_bytes(), "image/jpeg")},
-        data={"labels": json.dumps(labels)},
-    )
-    assert response.status_code == 422
-    assert "labels.tiles[0].tile" in response.json()["detail"] and "14" in response.json()["detail"]
 
 
 def test_slow_scans_do_not_hold_up_other_requests(api_server: Server) -> None:
