@@ -187,3 +187,25 @@ def test_the_tracker_follows_a_real_change_after_two_frames(page) -> None:
     steps = page.evaluate(TRACK, ["r5"] * 8 + ["r6", "r6", "r6"])
     assert [shown for _, shown in steps[8:]] == ["r5", "r6", "r6"]
     assert [changed for changed, _ in steps[8:]] == [False, True, False]
+
+
+def test_the_end_of_game_sheet_adds_up_rounds(page) -> None:
+    """End of game, with the racks typed instead of scanned: two rounds on the running sheet."""
+    page.locator("#modes [data-mode='score']").click()
+    page.locator("#players").fill("Ann, Bob, Cy")
+    page.locator("#new-game button").click()
+    page.locator("#winner").select_option("Ann")
+    page.locator("#losers input[data-player='Bob']").fill("r4 b8")
+    page.locator("#losers input[data-player='Cy']").fill("r1 J")
+    page.locator("#score-round").click()
+    page.wait_for_selector("#sheet table tbody tr")
+
+    page.locator("#winner").select_option("Cy")
+    page.locator("#losers input[data-player='Ann']").fill("k13")
+    page.locator("#losers input[data-player='Bob']").fill("o2 o3")
+    page.locator("#score-round").click()
+    page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
+
+    totals = page.locator("#sheet tfoot td").all_inner_texts()
+    assert totals == ["Total", "+30", "-17", "-13"]  # Ann 43-13, Bob -12-5, Cy -31+18
+    assert "Leading: Ann" in page.locator("#sheet").inner_text()
