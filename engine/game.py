@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import RummiError
 from engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
-from engine.referee import Spot, judge_turn
+from engine.referee import judge_turn
 from engine.rules import Rules, get_rules
 from engine.scoring import GameEnd, GameResult, NotOpened, ScoreSheet, score_game
+from engine.seen import Spot
 from engine.tiles import Tile
 
 if TYPE_CHECKING:

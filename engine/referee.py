@@ -20,231 +20,46 @@ would clear is reported as depending on that tile instead of being held against 
 
 from __future__ import annotations
 
-import enum
 import itertools
-import re
 from collections import Counter
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
 
 from engine.editions import Edition, get_edition, inventory_problems
-from engine.errors import NotationError, RummiError
-from engine.melds import SetKind, SetVerdict, classify
+from engine.errors import RummiError
+from engine.joker_checks import VerdictOf, joker_violations
+from engine.melds import SetVerdict, classify
 from engine.notation import format_tiles
 from engine.rules import Rules, get_rules
+from engine.seen import Side, Spot, parse_seen
 from engine.tiles import Tile, sort_tiles
 from engine.turn_changes import RACK, TableChanges, read_changes
+from engine.verdicts import (
+    Code,
+    Consequence,
+    Doubt,
+    Penalty,
+    Status,
+    TurnVerdict,
+    Violation,
+    consequence_of,
+)
+
+__all__ = [
+    "Code",
+    "Consequence",
+    "Doubt",
+    "Penalty",
+    "Side",
+    "Spot",
+    "Status",
+    "TurnVerdict",
+    "Violation",
+    "judge_turn",
+    "parse_seen",
+]
 
 Sets = Sequence[Sequence[Tile]]
-
-
-class Side(enum.Enum):
-    """Which picture a tile was seen in."""
-
-    BEFORE = "before"
-    AFTER = "after"
-    RACK = "rack"
-
-
-@dataclass(frozen=True, order=True)
-class Spot:
-    """Where one tile was seen: the picture, the set (0 for the rack) and the place in it."""
-
-    side: Side
-    set_index: int
-    index: int
-
-    def __str__(self) -> str:
-        if self.side is Side.RACK:
-            return f"rack tile {self.index + 1}"
-        return f"{self.side.value} set {self.set_index + 1} tile {self.index + 1}"
-
-
-class Penalty(enum.Enum):
-    """What kind of consequence a violation carries."""
-
-    DRAW = "draw"  # nothing was played: the player draws one tile, as on any turn without a play
-    FAILED_TURN = "failed_turn"  # restore the table, take back own tiles, draw the preset's penalty
-    OVERTIME = "overtime"  # the preset's over-time penalty
-    CHECK = "check"  # the tiles themselves must be checked; no automatic penalty
-
-
-class Code(enum.Enum):
-    """Every violation the referee detects. The value is the stable code in JSON output."""
-
-    TILE_REMOVED = "tile_removed"
-    JOKER_NOT_REUSED = "joker_not_reused"
-    INVALID_SET = "invalid_set"
-    NO_TILE_PLAYED = "no_tile_played"
-    REARRANGED_WITHOUT_PLAYING = "rearranged_without_playing"
-    DREW_AND_PLAYED = "drew_and_played"
-    TILE_NOT_ON_RACK = "tile_not_on_rack"
-    IMPOSSIBLE_TILES = "impossible_tiles"
-    OPENING_TOO_LOW = "opening_too_low"
-    OPENING_USED_TABLE = "opening_used_table"
-    OPENING_ADDED_TO_TABLE = "opening_added_to_table"
-    OPENING_WITH_JOKER = "opening_with_joker"
-    JOKER_BEFORE_OPENING = "joker_before_opening"
-    FREED_JOKER_TOO_FEW_OWN_TILES = "freed_joker_too_few_own_tiles"
-    FREED_JOKER_NOT_IN_NEW_SET = "freed_joker_not_in_new_set"
-    JOKER_REPLACED_FROM_TABLE = "joker_replaced_from_table"
-    JOKER_FREED_BY_REARRANGING = "joker_freed_by_rearranging"
-    STRICT_JOKER_GROUP = "strict_joker_group"
-    LOCKED_JOKER_SET = "locked_joker_set"
-    OVER_TIME = "over_time"
-
-    @property
-    def penalty(self) -> Penalty:
-        if self is Code.NO_TILE_PLAYED:
-            return Penalty.DRAW
-        if self is Code.OVER_TIME:
-            return Penalty.OVERTIME
-        if self in (Code.TILE_NOT_ON_RACK, Code.IMPOSSIBLE_TILES):
-            return Penalty.CHECK
-        return Penalty.FAILED_TURN
-
-
-@dataclass(frozen=True)
-class Doubt:
-    """An uncertain tile that a violation depends on: read as ``alternatives``, it goes away."""
-
-    spot: Spot
-    seen: Tile
-    alternatives: tuple[Tile, ...]
-
-    def describe(self) -> str:
-        options = ", ".join(str(t) for t in self.alternatives[:6])
-        more = f" (+{len(self.alternatives) - 6} more)" if len(self.alternatives) > 6 else ""
-        return (
-            f"{self.spot} was read as {self.seen} with low confidence; "
-            f"read as {options}{more}, this problem goes away"
-        )
-
-
-@dataclass(frozen=True)
-class Violation:
-    """One broken rule: a stable code, a sentence for people, and what it involves.
-
-    ``sets`` are indices into the table after the turn (or before, for removed tiles' sets);
-    ``doubts`` is empty when the violation does not depend on any uncertain tile.
-    """
-
-    code: Code
-    message: str
-    tiles: tuple[Tile, ...] = ()
-    sets: tuple[int, ...] = ()
-    doubts: tuple[Doubt, ...] = ()
-
-    @property
-    def certain(self) -> bool:
-        return not self.doubts
-
-    @property
-    def key(self) -> tuple[Code, tuple[int, ...]]:
-        """What identifies this violation across readings of uncertain tiles."""
-        return (self.code, self.sets if self.code is Code.INVALID_SET else ())
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.code.value,
-            "message": self.message,
-            "tiles": [str(t) for t in self.tiles],
-            "sets": list(self.sets),
-            "penalty": self.code.penalty.value,
-            "certain": self.certain,
-            "depends_on": [
-                {
-                    "side": d.spot.side.value,
-                    "set": d.spot.set_index,
-                    "index": d.spot.index,
-                    "seen": str(d.seen),
-                    "alternatives": [str(t) for t in d.alternatives],
-                }
-                for d in self.doubts
-            ],
-        }
-
-
-@dataclass(frozen=True)
-class Consequence:
-    """What happens next under the preset. Penalties do not add up: the heaviest applies."""
-
-    restore_table: bool = False
-    take_back: tuple[Tile, ...] = ()
-    draw: int = 0
-    check_tiles: bool = False
-
-    @property
-    def text(self) -> str:
-        sentences = []
-        if self.restore_table:
-            sentences.append("Put the table back as it was before the turn.")
-        player = []
-        if self.take_back:
-            player.append(f"takes back {format_tiles(self.take_back)}")
-        if self.draw:
-            player.append(f"draws {self.draw} tile{'s' if self.draw != 1 else ''}")
-        if player:
-            sentences.append("The player " + " and ".join(player) + ".")
-        if self.check_tiles:
-            sentences.append("Check the tiles named above before play goes on.")
-        return " ".join(sentences) or "No penalty: the turn stands."
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "restore_table": self.restore_table,
-            "take_back": [str(t) for t in self.take_back],
-            "draw": self.draw,
-            "check_tiles": self.check_tiles,
-            "text": self.text,
-        }
-
-
-class Status(enum.Enum):
-    LEGAL = "legal"
-    ILLEGAL = "illegal"
-    UNCERTAIN = "uncertain"  # every violation goes away under another reading of an unsure tile
-
-
-@dataclass(frozen=True)
-class TurnVerdict:
-    """The referee's answer for one turn."""
-
-    status: Status
-    played: tuple[Tile, ...]
-    violations: tuple[Violation, ...]
-    consequence: Consequence
-    opens: bool = False
-    opening_value: int | None = None
-    rules: str = ""
-    notes: tuple[str, ...] = field(default=())
-
-    @property
-    def legal(self) -> bool:
-        return self.status is Status.LEGAL
-
-    @property
-    def depends_on(self) -> tuple[Spot, ...]:
-        """The uncertain tiles the verdict hangs on (empty when it is certain)."""
-        return tuple(sorted({d.spot for v in self.violations for d in v.doubts}))
-
-    def codes(self) -> list[str]:
-        return [v.code.value for v in self.violations]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "status": self.status.value,
-            "legal": self.legal,
-            "played": [str(t) for t in self.played],
-            "opens": self.opens,
-            "opening_value": self.opening_value,
-            "violations": [v.to_dict() for v in self.violations],
-            "consequence": self.consequence.to_dict(),
-            "depends_on": [str(s) for s in self.depends_on],
-            "rules": self.rules,
-            "notes": list(self.notes),
-        }
 
 
 @dataclass(frozen=True)
@@ -257,6 +72,13 @@ class _Turn:
     opened: bool
     drew: bool
     seconds: float | None
+
+    def has(self, spot: Spot) -> bool:
+        """True when ``spot`` names a tile of this turn's pictures."""
+        if spot.side is Side.RACK:
+            return self.rack is not None and spot.set_index == 0 and 0 <= spot.index < len(self.rack)
+        sets = self.before if spot.side is Side.BEFORE else self.after
+        return 0 <= spot.set_index < len(sets) and 0 <= spot.index < len(sets[spot.set_index])
 
     def tile_at(self, spot: Spot) -> Tile:
         if spot.side is Side.RACK:
@@ -273,37 +95,6 @@ class _Turn:
         sets[spot.set_index][spot.index] = tile
         frozen = tuple(tuple(s) for s in sets)
         return replace(self, before=frozen) if spot.side is Side.BEFORE else replace(self, after=frozen)
-
-
-def parse_seen(
-    text: str, side: Side, edition: Edition | str | None = None
-) -> tuple[list[list[Tile]], list[Spot]]:
-    """Read a table (or, for ``Side.RACK``, a rack) where ``?`` after a tile marks a low-confidence read.
-
-    ``"r5 r6? r7"`` is the run r5 r6 r7 with the r6 uncertain. A rack comes back as one set.
-
-        >>> sets, spots = parse_seen("r5 r6? r7 | k9 b9 o9", Side.AFTER)
-        >>> [str(s) for s in spots]
-        ['after set 1 tile 2']
-    """
-    from engine.notation import parse_sets, parse_tiles
-
-    spots: list[Spot] = []
-    for set_index, part in enumerate(text.split("|")):
-        for index, token in enumerate(_TOKEN.findall(part)):
-            if token.strip("?") == "":
-                raise NotationError(
-                    "'?' marks the tile just before it as uncertain: write r6?, not r6 ?", text
-                )
-            if token.endswith("?"):
-                spots.append(Spot(side, 0 if side is Side.RACK else set_index, index))
-    clean = text.replace("?", " ")  # a space keeps error positions where the user typed them
-    if side is Side.RACK:
-        return [parse_tiles(clean, edition)], spots
-    return parse_sets(clean, edition), spots
-
-
-_TOKEN = re.compile(r"[^\s,|]+")
 
 
 def judge_turn(
@@ -351,7 +142,7 @@ def judge_turn(
         status=status,
         played=played,
         violations=tuple(found),
-        consequence=_consequence(found, played, preset),
+        consequence=consequence_of(found, played, preset),
         opens=(not opened) and status is Status.LEGAL and bool(played),
         opening_value=opening_value,
         rules=preset.name,
@@ -361,12 +152,8 @@ def judge_turn(
 
 def _check_spots(turn: _Turn, spots: Collection[Spot]) -> None:
     for spot in spots:
-        try:
-            if spot.side is Side.RACK and turn.rack is None:
-                raise IndexError
-            turn.tile_at(spot)
-        except (IndexError, TypeError):
-            raise RummiError(f"uncertain tile {spot}: there is no tile there") from None
+        if not turn.has(spot):
+            raise RummiError(f"uncertain tile {spot}: there is no tile there")
 
 
 def _judge(
@@ -396,10 +183,10 @@ def _judge(
             Violation(
                 Code.OPENING_USED_TABLE,
                 "before their opening a player may not touch the sets on the table",
-                tiles=_moved_table_tiles(changes),
+                tiles=changes.moved_table_tiles(),
             )
         )
-    found += _jokers(
+    found += joker_violations(
         changes, rules, turn.opened or (opening_ok and rules.table_play_in_opening_turn), verdict_of
     )
     found += _time(turn, rules)
@@ -432,7 +219,7 @@ def _removed_tiles(changes: TableChanges) -> list[Violation]:
     return out
 
 
-def _invalid_sets(changes: TableChanges, verdict_of: Any, notes: list[str]) -> list[Violation]:
+def _invalid_sets(changes: TableChanges, verdict_of: VerdictOf, notes: list[str]) -> list[Violation]:
     out = []
     for a, tiles in enumerate(changes.after):
         verdict = verdict_of(tiles)
@@ -471,7 +258,7 @@ def _nothing_played(changes: TableChanges, turn: _Turn) -> list[Violation]:
             Violation(
                 Code.REARRANGED_WITHOUT_PLAYING,
                 "the table was rearranged but no tile came from the rack; every play must add at least one",
-                tiles=_moved_table_tiles(changes),
+                tiles=changes.moved_table_tiles(),
             )
         ]
     if turn.drew:
@@ -525,7 +312,7 @@ def _over_inventory(box: Edition, views: list[list[Tile]]) -> list[Tile]:
     return sort_tiles(over)
 
 
-def _opening(changes: TableChanges, rules: Rules, verdict_of: Any) -> tuple[list[Violation], int, bool]:
+def _opening(changes: TableChanges, rules: Rules, verdict_of: VerdictOf) -> tuple[list[Violation], int, bool]:
     """The initial meld: new sets of own tiles worth the threshold, and hands off the table."""
     out: list[Violation] = []
     new_sets = [
@@ -563,7 +350,7 @@ def _opening(changes: TableChanges, rules: Rules, verdict_of: Any) -> tuple[list
             Violation(
                 Code.OPENING_USED_TABLE,
                 "the table may only be used after the opening's own sets reach the threshold",
-                tiles=_moved_table_tiles(changes),
+                tiles=changes.moved_table_tiles(),
             )
         )
     ok = not out
@@ -580,7 +367,7 @@ def _opening_touched_table(changes: TableChanges, rules: Rules) -> list[Violatio
         if changes.extended(b) and heir is not None:
             added += changes.tiles_from(heir, RACK)
         else:
-            used += _moved_from(changes, b)
+            used += changes.moved_from(b)
     out = []
     if added:
         out.append(
@@ -603,157 +390,6 @@ def _opening_touched_table(changes: TableChanges, rules: Rules) -> list[Violatio
     return out
 
 
-def _moved_from(changes: TableChanges, before_index: int) -> list[Tile]:
-    """Tiles of a before-set that are no longer in its heir (moved elsewhere or gone)."""
-    heir = changes.heir[before_index]
-    kept = Counter(changes.tiles_from(heir, before_index)) if heir is not None else Counter()
-    return sort_tiles((Counter(changes.before[before_index]) - kept).elements())
-
-
-def _moved_table_tiles(changes: TableChanges) -> tuple[Tile, ...]:
-    moved: list[Tile] = []
-    for b in range(len(changes.before)):
-        if b not in changes.intact_before:
-            moved += _moved_from(changes, b)
-    return tuple(sort_tiles(moved))
-
-
-def _jokers(changes: TableChanges, rules: Rules, may_take: bool, verdict_of: Any) -> list[Violation]:
-    """Jokers that left their set: who may take them, how, and where they must go."""
-    out: list[Violation] = []
-    freed_anywhere = False
-    for b, tiles in enumerate(changes.before):
-        jokers = [t for t in tiles if t.is_joker]
-        if not jokers or b in changes.intact_before:
-            continue
-        heir = changes.heir[b]
-        stayed = sum(1 for t in changes.tiles_from(heir, b) if t.is_joker) if heir is not None else 0
-        if rules.locked_joker_sets and not changes.extended(b):
-            out.append(
-                Violation(
-                    Code.LOCKED_JOKER_SET,
-                    f"a set holding a joker ({format_tiles(tiles)}) may only be added to under {rules.title}",
-                    tiles=tiles,
-                )
-            )
-        if stayed == len(jokers):
-            continue
-        freed_anywhere = True
-        out += _how_freed(changes, b, rules, verdict_of)
-    if freed_anywhere and not may_take:
-        out.append(
-            Violation(
-                Code.JOKER_BEFORE_OPENING,
-                "a joker on the table may only be taken after the player's own opening",
-                tiles=tuple(t for t in changes.removed if t.is_joker) or _freed_jokers(changes),
-            )
-        )
-    out += _where_freed_jokers_went(changes, rules)
-    return out
-
-
-def _freed_jokers(changes: TableChanges) -> tuple[Tile, ...]:
-    placed = []
-    for a, tiles in enumerate(changes.after):
-        for tile, source in zip(tiles, changes.sources[a]):
-            if tile.is_joker and source not in (RACK,) and changes.heir.get(source) != a:
-                placed.append(tile)
-    return tuple(placed)
-
-
-def _how_freed(changes: TableChanges, b: int, rules: Rules, verdict_of: Any) -> list[Violation]:
-    """Was the freed joker replaced by a rack tile, a table tile, or freed by rearranging?"""
-    old = changes.before[b]
-    verdict = verdict_of(old)
-    if not verdict.valid:
-        return []  # what the joker stood for is unknown; the set was already broken
-    meanings = {t for options in verdict.joker_meanings() for t in options}
-    heir = changes.heir[b]
-    replacements = (
-        []
-        if heir is None
-        else [
-            (tile, source)
-            for tile, source in zip(changes.after[heir], changes.sources[heir])
-            if source != b and tile in meanings
-        ]
-    )
-    out: list[Violation] = []
-    from_rack = [t for t, s in replacements if s == RACK]
-    from_table = [t for t, s in replacements if s != RACK]
-    if not from_rack and from_table and not rules.joker_replacement_from_table:
-        out.append(
-            Violation(
-                Code.JOKER_REPLACED_FROM_TABLE,
-                f"the joker in {format_tiles(old)} was replaced by {format_tiles(from_table)} taken from "
-                f"another set; under {rules.title} the replacement must come from the rack",
-                tiles=tuple(from_table),
-            )
-        )
-    if not replacements and not rules.joker_free_by_rearranging:
-        out.append(
-            Violation(
-                Code.JOKER_FREED_BY_REARRANGING,
-                f"the joker in {format_tiles(old)} was freed by rearranging, without a tile that "
-                f"replaces it; {rules.title} does not allow that",
-                tiles=old,
-            )
-        )
-    if rules.strict_joker_group and _three_tile_group(verdict):
-        present = Counter(changes.after[heir]) if heir is not None else Counter()
-        missing = [t for t in sorted(meanings, key=Tile.sort_key) if present[t] == 0]
-        if missing:
-            out.append(
-                Violation(
-                    Code.STRICT_JOKER_GROUP,
-                    f"the joker of the 3-tile group {format_tiles(old)} may only be taken when both "
-                    f"missing colours are added; {format_tiles(missing)} missing",
-                    tiles=tuple(missing),
-                )
-            )
-    return out
-
-
-def _three_tile_group(verdict: SetVerdict) -> bool:
-    jokers = sum(1 for t in verdict.tiles if t.is_joker)
-    return len(verdict.tiles) == 3 and jokers == 1 and verdict.kind is SetKind.GROUP
-
-
-def _where_freed_jokers_went(changes: TableChanges, rules: Rules) -> list[Violation]:
-    out = []
-    heirs = {h for h in changes.heir.values() if h is not None}
-    for a, tiles in enumerate(changes.after):
-        freed_here = [
-            t
-            for t, s in zip(tiles, changes.sources[a])
-            if t.is_joker and s != RACK and changes.heir.get(s) != a
-        ]
-        if not freed_here:
-            continue
-        own = changes.own_count(a)
-        if own < rules.freed_joker_min_own_tiles:
-            out.append(
-                Violation(
-                    Code.FREED_JOKER_TOO_FEW_OWN_TILES,
-                    f"a freed joker went into {format_tiles(tiles)} with {own} tile{'s' if own != 1 else ''} "
-                    f"from the rack; {rules.title} asks for at least {rules.freed_joker_min_own_tiles}",
-                    tiles=tiles,
-                    sets=(a,),
-                )
-            )
-        if rules.freed_joker_in_new_set and a in heirs:
-            out.append(
-                Violation(
-                    Code.FREED_JOKER_NOT_IN_NEW_SET,
-                    f"a freed joker must start a new set; it was added to {format_tiles(tiles)}, "
-                    "a set already on the table",
-                    tiles=tiles,
-                    sets=(a,),
-                )
-            )
-    return out
-
-
 def _time(turn: _Turn, rules: Rules) -> list[Violation]:
     if turn.seconds is None or rules.turn_seconds is None or turn.seconds <= rules.turn_seconds:
         return []
@@ -765,27 +401,7 @@ def _time(turn: _Turn, rules: Rules) -> list[Violation]:
     ]
 
 
-# --- consequence and doubts ---------------------------------------------------------------
-
-
-def _consequence(found: Sequence[Violation], played: tuple[Tile, ...], rules: Rules) -> Consequence:
-    penalties = {v.code.penalty for v in found}
-    restore = Penalty.FAILED_TURN in penalties or (
-        Penalty.OVERTIME in penalties and rules.overtime_restores_table
-    )
-    draws = [0]
-    if Penalty.FAILED_TURN in penalties:
-        draws.append(rules.failed_manipulation_draw)
-    if Penalty.OVERTIME in penalties:
-        draws.append(rules.overtime_draw)
-    if Penalty.DRAW in penalties:
-        draws.append(1)
-    return Consequence(
-        restore_table=restore,
-        take_back=played if restore else (),
-        draw=max(draws),
-        check_tiles=Penalty.CHECK in penalties,
-    )
+# --- unsure tiles ------------------------------------------------------------------------
 
 
 def _attach_doubts(

@@ -67,6 +67,20 @@ class TableChanges:
         tiles = self.after[after_index]
         return [t for t, s in zip(tiles, self.sources[after_index]) if s == source]
 
+    def moved_from(self, before_index: int) -> list[Tile]:
+        """Tiles of a before-set that are no longer in its heir (moved elsewhere or gone)."""
+        heir = self.heir[before_index]
+        kept = Counter(self.tiles_from(heir, before_index)) if heir is not None else Counter()
+        return sort_tiles((Counter(self.before[before_index]) - kept).elements())
+
+    def moved_table_tiles(self) -> tuple[Tile, ...]:
+        """Every tile that left the set it was in (the table tiles a manipulation touched)."""
+        moved: list[Tile] = []
+        for b in range(len(self.before)):
+            if b not in self.intact_before:
+                moved += self.moved_from(b)
+        return tuple(sort_tiles(moved))
+
     def extended(self, before_index: int) -> bool:
         """True when all tiles of a before-set sit together in one after-set, with others added."""
         heir = self.heir[before_index]

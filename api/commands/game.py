@@ -25,9 +25,9 @@ from api.storage import GameStore, game_to_json, score_sheet_csv
 from engine.errors import RummiError
 from engine.game import Game, Turn
 from engine.notation import format_sets
-from engine.referee import Side, parse_seen
 from engine.rules import DEFAULT_PRESET, get_rules, parse_override
 from engine.scoring import NotOpened
+from engine.seen import Side, parse_seen
 
 _EXIT = {"legal": 0, "illegal": 1, "uncertain": 3}
 

@@ -15,8 +15,10 @@ import argparse
 
 from api.commands._common import error_payload, print_json
 from engine.errors import RummiError
-from engine.referee import Side, Status, TurnVerdict, judge_turn, parse_seen
+from engine.referee import judge_turn
 from engine.rules import DEFAULT_PRESET, PRESETS, get_rules, parse_override
+from engine.seen import Side, parse_seen
+from engine.verdicts import Status, TurnVerdict
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_UNCERTAIN = 0, 1, 2, 3
 _EXIT = {Status.LEGAL: EXIT_LEGAL, Status.ILLEGAL: EXIT_ILLEGAL, Status.UNCERTAIN: EXIT_UNCERTAIN}
