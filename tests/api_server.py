@@ -49,14 +49,18 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(workdir: Path, database_url: str) -> Iterator[Server]:
-    """`rummi serve` in a subprocess, games in ``database_url``, stopped when the block ends."""
+def serving(workdir: Path, database_url: str, **settings: str) -> Iterator[Server]:
+    """`rummi serve` in a subprocess, games in ``database_url``, stopped when the block ends.
+
+    ``settings`` are more ``RUMMI_*`` variables, e.g. ``RUMMI_MAX_JSON_BYTES="1000"``.
+    """
     port = free_port()
     env = {
         **os.environ,
         "RUMMI_DATABASE_URL": database_url,
         "RUMMI_CORRECTIONS_DIR": str(workdir / "corrections"),
         "PYTHONUNBUFFERED": "1",
+        **settings,
     }
     log_path = workdir / "server.log"
     with log_path.open("w") as log:
