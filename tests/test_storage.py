@@ -337,3 +337,10 @@ def test_a_writer_killed_inside_a_transaction_leaves_no_trace_postgresql(postgre
             writer.wait(timeout=30)
     with GameStore.open(postgres_url) as store:
         assert store.list_games() == []  # the game row written inside the transaction is gone
+
+
+def test_sqlite_keeps_a_write_ahead_log_and_syncs_every_commit(tmp_path: Path) -> None:
+    with GameStore.open(f"sqlite:///{tmp_path / 'games.db'}") as store:
+        assert store.db.query_one("PRAGMA journal_mode") == ("wal",)
+        assert store.db.query_one("PRAGMA synchronous") == (2,)  # FULL
+        assert store.db.query_one("PRAGMA foreign_keys") == (1,)

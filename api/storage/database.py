@@ -84,11 +84,16 @@ class Database:
         raise StorageError(f"database URL {url!r}: use sqlite:///FILE or postgresql://...")
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[Transaction]:
-        """Commit when the block ends normally, roll back when it raises."""
+    def transaction(self, *, write: bool = True) -> Iterator[Transaction]:
+        """Commit when the block ends normally, roll back when it raises.
+
+        ``write=False`` is for reads: on SQLite it does not take the write lock, so readers
+        never wait for each other (WAL lets them read while a writer writes).
+        """
         if self.dialect is SQLITE:
             cursor = self._connection.cursor()
-            cursor.execute("BEGIN IMMEDIATE")  # take the write lock now, not half-way through
+            # A writer takes the write lock at once, not half-way through its transaction.
+            cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
                 yield Transaction(cursor, self.dialect)
             except BaseException:
@@ -101,11 +106,11 @@ class Database:
                 yield Transaction(cursor, self.dialect)
 
     def query_one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
-        with self.transaction() as tx:
+        with self.transaction(write=False) as tx:
             return tx.execute(sql, params).fetchone()
 
     def query_all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        with self.transaction() as tx:
+        with self.transaction(write=False) as tx:
             return tx.execute(sql, params).fetchall()
 
     def close(self) -> None:

@@ -151,8 +151,8 @@ class GameStore:
     # --- reading ----------------------------------------------------------------------------
 
     def load(self, game_id: int) -> Game:
-        """The whole record of one game, as stored."""
-        with self.db.transaction() as tx:
+        """The whole record of one game, as stored (read in one transaction: one consistent view)."""
+        with self.db.transaction(write=False) as tx:
             head = tx.execute(
                 "SELECT started_at, players, rules, turn_count FROM games WHERE id = ?", (game_id,)
             ).fetchone()
