@@ -1,7 +1,8 @@
 """Every error becomes an HTTP answer here, and only here.
 
-* what the user typed was wrong (:class:`engine.RummiError`): 422 for notation and impossible
-  states (the request was well formed, its content is not a game), 400 for the rest;
+* what the user sent was wrong (:class:`engine.RummiError`): 422 when a field's content is
+  (malformed notation, an impossible state, an unknown preset: :class:`FieldError`), 400 when
+  the engine refuses the request as a whole (the winner still holds tiles, the game is over);
 * a photo that cannot be read (:class:`vision.image_io.ImageError`): 400, 413 or 415;
 * recognition models missing (:class:`vision.onnx_model.ModelError`): 503;
 * an unknown game: 404; a game another process changed under us: 409;

@@ -71,3 +71,9 @@ def test_a_limit_that_is_not_a_number_is_refused_clearly() -> None:
     assert result.returncode == 2
     assert "rummi serve:" in result.stderr and "max_upload_bytes" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_database_that_cannot_be_opened_is_refused_clearly(tmp_path: Path) -> None:
+    result = rummi("serve", "--port", "1", RUMMI_DATABASE_URL=f"sqlite:///{tmp_path}/missing/games.db")
+    assert result.returncode == 2
+    assert result.stderr.startswith("rummi serve: cannot create") and "does not exist" in result.stderr

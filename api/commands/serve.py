@@ -30,11 +30,16 @@ def handler(args: argparse.Namespace) -> int:
     import uvicorn
 
     from api.app import create_app
+    from api.game_records import GameRecords
     from api.settings import Settings
 
     if not 0 < args.port < 65536:
         raise ValueError(f"--port {args.port}: not a TCP port (1-65535)")
-    app = create_app(Settings())
+    settings = Settings()
+    # Open the game store once here, so a wrong database URL is one clear line (StorageError),
+    # not a start-up traceback from inside the server.
+    GameRecords.open(settings.database_url).close()
+    app = create_app(settings)
     uvicorn.run(
         app,
         host=args.host,
