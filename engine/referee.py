@@ -143,7 +143,7 @@ def judge_turn(
         played=played,
         violations=tuple(found),
         consequence=consequence_of(found, played, preset),
-        opens=(not opened) and status is Status.LEGAL and bool(played),
+        opens=(not opened) and status is not Status.ILLEGAL and bool(played),
         opening_value=opening_value,
         rules=preset.name,
         notes=tuple(notes),

@@ -165,7 +165,11 @@ class Status(enum.Enum):
 
 @dataclass(frozen=True)
 class TurnVerdict:
-    """The referee's answer for one turn."""
+    """The referee's answer for one turn.
+
+    ``opens``: this turn was the player's opening. An undecided turn counts too: until the
+    unsure tiles are checked, the player is not treated as having broken a rule.
+    """
 
     status: Status
     played: tuple[Tile, ...]

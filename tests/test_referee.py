@@ -299,6 +299,7 @@ def test_an_uncertain_rack_tile() -> None:
     verdict = judge_turn([], parse_sets("r10 r11 r12"), opened=False, rack=rack[0], uncertain=spots)
     assert verdict.status is Status.UNCERTAIN
     assert verdict.depends_on == (Spot(Side.RACK, 0, 2),)
+    assert verdict.opens  # not held against the player until the tile is checked
 
 
 def test_a_question_mark_on_its_own_and_a_spot_with_no_tile_are_bad_input() -> None:
