@@ -27,3 +27,23 @@ def test_solver_matches_exhaustive_search(preset: str, objective: str) -> None:
         mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
         theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
         assert mine == theirs, f"seed {seed}: {deal}"
+
+
+@pytest.mark.parametrize("edition,jokers", [("standard", 0), ("standard", 2), ("xp", 4), ("start_right", 1)])
+def test_opening_search_agrees_with_the_integer_program(edition: str, jokers: int) -> None:
+    """Two methods for the opening (branch-and-bound over rack sets, and the full model)."""
+    from benchmarks.positions import DealClass, deal
+    from engine.solver import opening
+    from engine.solver.position import Position, RuleView
+    from engine.solver.turn import Objective, solve_turn
+
+    kind = DealClass(f"opening-{edition}-{jokers}", 0, 14 if edition != "start_right" else 9, jokers,
+                     edition=edition, opened=False)
+    for seed in range(15):
+        position = deal(kind, seed)
+        for rules in (RuleView(), RuleView(threshold=50)):
+            pos = Position(position.table, position.rack, position.edition, rules)
+            for objective in Objective:
+                fast = opening.search(pos, objective)
+                full = solve_turn(pos, False, objective)
+                assert (fast and (fast.tiles, fast.value)) == (full and (full.tiles, full.value))

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 from engine.editions import Edition
 from engine.errors import RummiError
 from engine.notation import format_sets, format_tiles
+from engine.solver import opening
 from engine.solver.explain import explain
 from engine.solver.position import Position, RuleView
 from engine.solver.turn import Objective, TurnAnswer, solve_turn
@@ -117,7 +118,7 @@ def solve(
     pos = Position(table, rack, _edition_of(edition, rules), view)
     if not pos.rack_in:
         return _draw("the rack is empty", goal, pos)
-    answer = solve_turn(pos, opened, goal)
+    answer = opening.search(pos, goal) if opening.applies(pos, opened) else solve_turn(pos, opened, goal)
     if answer is None:
         return _draw(_why_no_opening(pos, goal), goal, pos)
     if answer.tiles == 0:
@@ -164,7 +165,10 @@ def _draw(reason: str, goal: Objective, pos: Position) -> Hint:
 
 def _why_no_opening(pos: Position, goal: Objective) -> str:
     need = pos.rules.threshold
-    best = solve_turn(pos, False, Objective.VALUE, with_threshold=False)
+    if opening.handles_jokers(pos):
+        best = opening.search(pos, goal, with_threshold=False)
+    else:
+        best = solve_turn(pos, False, Objective.VALUE, with_threshold=False)
     if best is None or best.tiles == 0:
         return "no set can be made from the rack alone, so there is no opening"
     return f"the best sets from the rack alone are worth {best.opening_value}, the opening needs {need}"
