@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from datasets.classes import FINDER_CLASSES, TILE_CLASSES, reader_class, tile_class_index
-from datasets.geometry import CROP_SIZE, axis_box, warp_crop
+from datasets.geometry import CROP_SIZE, axis_box, portrait_order, warp_crop
 from datasets.scene import LabelledTile, Scene
 
 SPLITS: tuple[str, ...] = ("train", "val")
@@ -167,8 +167,6 @@ def _clip_quad(quad: np.ndarray, width: int, height: int) -> np.ndarray:
     if visible is None or area <= 1.0:
         clipped = quad.copy()
     else:
-        from datasets.geometry import portrait_order
-
         clipped = portrait_order(cv2.boxPoints(cv2.minAreaRect(visible.reshape(-1, 2))))
     clipped[:, 0] = np.clip(clipped[:, 0], 0, width)
     clipped[:, 1] = np.clip(clipped[:, 1], 0, height)

@@ -153,7 +153,7 @@ def _grow(quad: np.ndarray, factor: float) -> np.ndarray:
 
 def _melds(rng, plane, view) -> Layout:
     layout = Layout("melds", [], [])
-    width = max(view) * float(rng.uniform(0.04, 0.08))
+    width = max(view) * float(rng.uniform(0.05, 0.1))
     occupancy = Occupancy(plane)
     area = _area(plane, view, 0.9)
     _place_sets(rng, area, width, int(rng.integers(3, 9)), occupancy, layout, column_rate=0.15)
@@ -163,7 +163,7 @@ def _melds(rng, plane, view) -> Layout:
 
 def _overview(rng, plane, view) -> Layout:
     layout = Layout("overview", [], [])
-    width = max(view) * float(rng.uniform(0.025, 0.045))
+    width = max(view) * float(rng.uniform(0.028, 0.055))
     occupancy = Occupancy(plane)
     area = _area(plane, view, 1.0)
     _place_sets(rng, area, width, int(rng.integers(8, 20)), occupancy, layout, column_rate=0.1)
@@ -173,7 +173,7 @@ def _overview(rng, plane, view) -> Layout:
 
 def _closeup(rng, plane, view) -> Layout:
     layout = Layout("closeup", [], [])
-    width = min(view) * float(rng.uniform(0.11, 0.2))
+    width = min(view) * float(rng.uniform(0.12, 0.24))
     occupancy = Occupancy(plane)
     area = _area(plane, view, 0.8)
     mode = "any" if rng.random() < 0.4 else "mixed"
@@ -185,7 +185,7 @@ def _closeup(rng, plane, view) -> Layout:
 
 def _pile(rng, plane, view) -> Layout:
     layout = Layout("pile", [], [])
-    width = max(view) * float(rng.uniform(0.03, 0.055))
+    width = max(view) * float(rng.uniform(0.035, 0.065))
     occupancy = Occupancy(plane)
     vh, vw = view
     ph, pw = plane
@@ -217,7 +217,7 @@ def _rack_geometry(rng, plane, view, width: float) -> RackGeometry:
 
 def _rack(rng, plane, view) -> Layout:
     layout = Layout("rack", [], [])
-    width = max(view) * float(rng.uniform(0.045, 0.085))
+    width = max(view) * float(rng.uniform(0.05, 0.095))
     rack = _rack_geometry(rng, plane, view, width)
     layout.rack = rack
     slots = int((rack.x1 - rack.x0 - width * 0.4) // (width * 1.02))

@@ -84,7 +84,7 @@ def render_scene(seed: int, index: int, bank: Sequence[RealTile] = (), kind: str
 
     styles = style_pool()
     style_index = int(rng.integers(len(styles)))
-    real_share = float(rng.choice([0.0, 0.3, 0.6, 0.9])) if bank else 0.0
+    real_share = float(rng.choice([0.0, 0.4, 0.7, 1.0], p=[0.2, 0.25, 0.3, 0.25])) if bank else 0.0
     by_notation = _bank_index(bank)
     light = rng.normal(0, 1, 2)
     light = light / (np.linalg.norm(light) + 1e-6)

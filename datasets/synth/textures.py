@@ -43,21 +43,26 @@ def surface(rng: np.random.Generator, shape: tuple[int, int], kind: str | None =
 
 
 def _wood(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    """Planks with soft grain: stretched noise along the grain, colour varying plank by plank."""
     h, w = shape
     palettes = [((38, 58, 92), (22, 36, 60)), ((70, 110, 160), (45, 75, 120)), ((60, 85, 115), (35, 50, 75)),
                 ((90, 140, 185), (60, 100, 140)), ((30, 42, 60), (18, 26, 40))]  # BGR light, dark
     light, dark = (np.array(c, np.float32) for c in palettes[int(rng.integers(len(palettes)))])
     vertical = rng.random() < 0.5
     long_side, short_side = (h, w) if vertical else (w, h)
-    warp = value_noise(rng, (short_side, long_side), 3, 3) * rng.uniform(4, 14)
+    # grain: noise with many cells across the grain and few along it, then gently warped
+    streaks = cv2.resize(rng.uniform(-1, 1, (max(4, short_side // 2), 6)).astype(np.float32),
+                         (long_side, short_side), interpolation=cv2.INTER_CUBIC)
+    blotches = value_noise(rng, (short_side, long_side), 3, 3)
     across = np.arange(short_side, dtype=np.float32)[:, None]
-    frequency = rng.uniform(0.24, 0.9)
-    rings = np.sin((across + warp * 3) * frequency) * 0.5 + 0.5
-    fine = value_noise(rng, (short_side, long_side), 60, 2) * 0.25
-    t = np.clip(rings ** rng.uniform(1.5, 3) + fine + value_noise(rng, (short_side, long_side), 4, 2) * 0.3, 0, 1)
+    rings = np.sin((across + blotches * rng.uniform(10, 40)) * rng.uniform(0.05, 0.25)) * 0.5 + 0.5
+    t = 0.45 + streaks * 0.25 + (rings - 0.5) * rng.uniform(0.1, 0.4) + blotches * 0.25
     plank = rng.uniform(30, 90)
-    seams = (np.mod(across, plank) < 1.5).astype(np.float32)
-    t = np.clip(t + seams * 0.8, 0, 1)
+    plank_index = (across // plank).astype(np.int32)
+    plank_shift = rng.uniform(-0.15, 0.15, int(short_side // plank) + 2).astype(np.float32)
+    t = t + plank_shift[plank_index]
+    t = np.where(np.mod(across, plank) < 1.0, t + 0.5, t)
+    t = np.clip(t, 0, 1)
     wood = light * (1 - t[..., None]) + dark * t[..., None]
     return wood.transpose(1, 0, 2) if vertical else wood
 
@@ -77,7 +82,15 @@ def _marble(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
 
 
 def _cloth(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    """Felt or woven cloth; sometimes a chunky knit of light and dark yarn, as in some photos."""
     h, w = shape
+    if rng.random() < 0.3:
+        stitch = rng.uniform(2, 5)
+        yarn = rng.uniform(-1, 1, (int(h / stitch) + 1, int(w / (stitch * 0.6)) + 1)).astype(np.float32)
+        knit = cv2.resize(yarn, (w, h), interpolation=cv2.INTER_NEAREST)
+        knit = cv2.GaussianBlur(knit, (0, 0), 0.8)
+        base = np.array([rng.uniform(150, 220)] * 3, np.float32)
+        return base + knit[..., None] * rng.uniform(40, 80)
     colours = [[50, 110, 40], [120, 70, 30], [40, 40, 150], [90, 90, 90], [140, 160, 175], [30, 30, 35]]
     base = np.array(colours[int(rng.integers(len(colours)))], np.float32) * rng.uniform(0.8, 1.2)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
