@@ -40,8 +40,10 @@ CLASSES = {
     c.name: c
     for c in (
         DealClass("opening", 0, 14, 0, opened=False),
+        DealClass("opening, 2 jokers", 0, 14, 2, opened=False),
         DealClass("mid-game", 40, 12, 1),
         DealClass("late-game", 80, 20, 2),
+        DealClass("jokers to place", 40, 6, 2),
         DealClass("hard: long rack", 60, 30, 1, 1),
         DealClass("hard: xp jokers", 90, 24, 2, 2, edition="xp"),
     )

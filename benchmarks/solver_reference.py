@@ -321,3 +321,144 @@ def audit(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], play: Sequence[
             else:
                 problems.append("the table was changed before the opening")
     return problems
+
+
+# --- a plain integer program over all candidate sets (for positions too big to enumerate) ---------
+#
+# Den Hertog & Hulshof's model, written out directly: one integer variable per valid set (runs of
+# 3-5 tiles, groups of 3-4, jokers anywhere, each checked by engine.melds.classify), plus the old
+# table sets themselves so "unchanged" can be counted. Jokers are free tiles here, so it is the
+# reference for presets where a joker may be freed by rearranging and go anywhere
+# (freed_joker_in_new_set=false, freed_joker_min_own_tiles=0). It shares no code with the solver's
+# flow model.
+
+
+def candidate_sets(edition: Edition, jokers: int) -> list[tuple[Tile, ...]]:
+    from engine.tiles import JOKER
+
+    found: set[tuple[Tile, ...]] = set()
+    numbers = list(edition.numbers)
+    base: list[list[Tile]] = []
+    for colour in edition.colours:
+        for length in range(3, 6):
+            for start in range(numbers[0], numbers[-1] - length + 2):
+                base.append([Tile(number=n, colour=colour) for n in range(start, start + length)])
+    for n in numbers:
+        for size in range(3, len(edition.colours) + 1):
+            for colours in itertools.combinations(edition.colours, size):
+                base.append([Tile(number=n, colour=c) for c in colours])
+    for tiles in base:
+        for j in range(0, min(jokers, len(tiles) - 1) + 1):
+            for spots in itertools.combinations(range(len(tiles)), j):
+                s = [JOKER if i in spots else t for i, t in enumerate(tiles)]
+                key = tuple(sorted(s, key=_key))
+                if key not in found and classify(key, edition).valid:
+                    found.add(key)
+    return sorted(found, key=lambda s: [_key(t) for t in s])
+
+
+_CANDIDATES: dict[tuple[str, int], list[tuple[Tile, ...]]] = {}
+
+
+def ilp_reference(table, rack, opened: bool, edition, rules, value_first: bool = False) -> RefAnswer | None:
+    """Best play by the plain set-based integer program (jokers free; see above)."""
+    import numpy as np
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    ed = get_edition(edition)
+    joker_count = ed.joker_count
+    key = (ed.name, joker_count)
+    if key not in _CANDIDATES:
+        _CANDIDATES[key] = candidate_sets(ed, joker_count)
+    table = [tuple(sorted(s, key=_key)) for s in table]
+    candidates = list(_CANDIDATES[key])
+    for s in table:
+        if s not in candidates:
+            candidates.append(s)
+    kinds = sorted({t for s in candidates for t in s} | set(rack) | {t for s in table for t in s}, key=_key)
+    index = {t: i for i, t in enumerate(kinds)}
+    have_table = Counter(t for s in table for t in s)
+    have_rack = Counter(rack)
+    avail = have_table + have_rack
+    usable = [s for s in candidates if not Counter(s) - avail]
+    penalty = rules.joker_penalty
+    worth = [penalty if t.is_joker else t.number for t in kinds]
+    n_sets, n_kinds = len(usable), len(kinds)
+    rows, lo, hi = [], [], []
+    opening = not opened
+    # variables: sets (table layer) | played per kind | opening sets | keep per old set
+    n_open = n_sets if opening else 0
+    n_keep = len(table) if opened else 0
+    n = n_sets + n_kinds + n_open + n_keep
+    A = np.zeros((n_kinds + 1 + n_keep + (n_kinds if opening else 0), n))
+    r = 0
+    for t, i in index.items():
+        for j, s in enumerate(usable):
+            A[r, j] = s.count(t)
+        if opening:
+            # old table untouched: table layer holds exactly the table; opening sets = played
+            lo.append(have_table[t]); hi.append(have_table[t])
+        else:
+            A[r, n_sets + i] = -1
+            lo.append(have_table[t]); hi.append(have_table[t])
+        r += 1
+    if opening:
+        for t, i in index.items():
+            for j, s in enumerate(usable):
+                A[r, n_sets + n_kinds + j] = s.count(t)
+            A[r, n_sets + i] = -1
+            lo.append(0); hi.append(0)
+            r += 1
+        for j, s in enumerate(usable):
+            A[r, n_sets + n_kinds + j] = classify(s, ed).value
+            if not rules.joker_in_opening and any(t.is_joker for t in s):
+                A[r, n_sets + n_kinds + j] = 0
+        lo.append(rules.opening_threshold); hi.append(np.inf)
+        r += 1
+    else:
+        r += 1  # unused row kept for a simple layout
+        lo.append(-np.inf); hi.append(np.inf)
+    for k, s in enumerate(table if opened else []):
+        A[r, n_sets + n_kinds + n_open + k] = 1
+        for k2, s2 in enumerate(table):
+            if s2 == s and k2 != k:
+                A[r, n_sets + n_kinds + n_open + k2] = 1
+        A[r, usable.index(s)] = -1
+        lo.append(-np.inf); hi.append(0)
+        r += 1
+    A = A[:r]
+    upper = np.zeros(n)
+    upper[:n_sets] = 4
+    for t, i in index.items():
+        upper[n_sets + i] = have_rack[t]
+    upper[n_sets + n_kinds: n_sets + n_kinds + n_open] = 4
+    if opening and not rules.joker_in_opening:
+        for j, s in enumerate(usable):
+            if any(t.is_joker for t in s):
+                upper[n_sets + n_kinds + j] = 0
+    upper[n_sets + n_kinds + n_open:] = 1
+    tiles_w = np.zeros(n); value_w = np.zeros(n); keep_w = np.zeros(n)
+    for t, i in index.items():
+        tiles_w[n_sets + i] = 1
+        value_w[n_sets + i] = worth[i]
+    keep_w[n_sets + n_kinds + n_open:] = 1
+    max_tiles = len(rack)
+    max_value = sum(penalty if t.is_joker else t.number for t in rack)
+    w2 = len(table) + 1
+    first, second, second_max = (value_w, tiles_w, max_tiles) if value_first else (tiles_w, value_w, max_value)
+    c = -(first * w2 * (second_max + 1) + second * w2 + keep_w)
+    res = milp(c, constraints=[LinearConstraint(A, lo, hi)], integrality=np.ones(n), bounds=Bounds(0, upper),
+               options={"mip_rel_gap": 0.0})
+    if res.x is None:
+        return None
+    x = np.rint(res.x).astype(int)
+    tiles = int(tiles_w @ x)
+    if tiles == 0:
+        return None
+    sets = []
+    for j, s in enumerate(usable):
+        sets += [s] * x[j]
+        if opening:
+            sets += [s] * x[n_sets + n_kinds + j]
+    untouched = int(keep_w @ x) if opened else len(table)
+    return RefAnswer(tiles, int(value_w @ x), untouched, tuple(sets))
