@@ -41,6 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="a crops folder with train/ and val/ class folders (repeatable)")
     reader.add_argument("--epochs", type=int, default=30)
     reader.add_argument("--batch", type=int, default=64)
+    reader.add_argument("--epoch-size", type=int, default=3000,
+                        help="crops drawn per epoch, each --data folder weighing the same")
     _common(reader, default_models_dir() / "tile-reader")
     reader.set_defaults(func=_train_reader)
 
@@ -78,6 +80,7 @@ def _train_reader(args: argparse.Namespace) -> int:
     except ImportError as error:
         raise OSError(f"training needs torch (`make train-venv`): {error}") from None
     record = train_reader(args.data, args.out, epochs=args.epochs, batch=args.batch, seed=args.seed,
-                          threads=args.threads, command=_command_line())
-    print(f"wrote {args.out}/model.onnx in {record.train_seconds} s: {record.metrics}")
+                          threads=args.threads, epoch_size=args.epoch_size, command=_command_line())
+    metrics = {k: v for k, v in record.metrics.items() if k != "history"}
+    print(f"wrote {args.out}/model.onnx in {record.train_seconds} s: {metrics}")
     return 0

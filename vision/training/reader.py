@@ -185,7 +185,7 @@ def evaluate(model: Any, torch: Any, crops: CropSet, batch: int = 256) -> dict[s
 
 
 def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, batch: int = 64, seed: int = 0,
-                 threads: int = 1, command: str = "", epoch_size: int = 6000) -> TrainingRecord:
+                 threads: int = 1, command: str = "", epoch_size: int = 3000) -> TrainingRecord:
     import torch
 
     torch.set_num_threads(threads)
@@ -199,7 +199,7 @@ def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, ba
     for number in np.unique(train.source):
         weights[train.source == number] = 1.0 / (train.source == number).sum()
     weights /= weights.sum()
-    per_epoch = min(epoch_size, max(len(train.tiles), 2000))
+    per_epoch = epoch_size
     model = build_model()
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * (per_epoch // batch)

@@ -1,0 +1,81 @@
+"""Write a model folder's MODEL_CARD.md from the facts the run recorded.
+
+``training.json`` (written by the training code) gives data, command, seed, epochs, time and
+machine; ``--eval`` takes the JSON of ``rummi eval ... --json`` on the held-out real photos.
+The prose (what the model is for, its limits) comes from ``--notes``, a Markdown file.
+
+    python -m vision.training.model_card models/tile-reader --eval eval.json --notes notes.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+CREDIT = (
+    "The real photos are from Roboflow Universe `rummikue/rummikub-nvypk-8cwem` v1, a copy of "
+    "`jonasbuehler/rummikub-nvypk` by Jonas Bühler, licensed CC BY 4.0 "
+    "(https://creativecommons.org/licenses/by/4.0/). These weights were trained on them."
+)
+
+
+def render(folder: Path, evaluation: dict | None, notes: str) -> str:
+    record = json.loads((folder / "training.json").read_text())
+    meta = json.loads((folder / "model.json").read_text())
+    size_mb = (folder / "model.onnx").stat().st_size / 1e6
+    metrics = {k: v for k, v in record["metrics"].items() if k != "history"}
+    lines = [
+        f"# {record['model']}",
+        "",
+        notes.strip(),
+        "",
+        "## Files",
+        "",
+        f"- `model.onnx` ({size_mb:.1f} MB), run with onnxruntime; `model.json`: {', '.join(sorted(meta))}.",
+        "- `training.json`: the record the training run wrote (command, seed, time, metrics per epoch).",
+        "",
+        "## How it was made",
+        "",
+        f"- Data: `{record['data']}`",
+        f"- Command: `{record['command']}`",
+        f"- Architecture: {record['architecture']}, input {record['imgsz']}, from scratch (no pretrained weights)",
+        f"- Seed {record['seed']}, {record['epochs']} epochs, {record['train_seconds'] / 60:.0f} minutes of training",
+        f"- Machine: {record['machine']}",
+        "",
+        "## Metrics",
+        "",
+        "On the validation split of the data (real photos held out by shooting session: per file-name "
+        "prefix the highest-numbered 20%, see `data/real/manifest.json`):",
+        "",
+    ]
+    lines += [f"- {key}: {value}" for key, value in metrics.items()]
+    if evaluation:
+        lines += [
+            "",
+            "Whole pipeline (`rummi eval` on the same held-out real photos, this model with the other shipped one):",
+            "",
+            f"- photos: {evaluation['photos']}, tiles: {evaluation['tiles_labelled']}",
+            f"- tile read precision {evaluation['precision']}, recall {evaluation['recall']}",
+            f"- photos read perfectly: {evaluation['perfect_photos']}/{evaluation['photos']} "
+            f"({evaluation['perfect_share']:.1%})",
+            f"- median latency per photo: {evaluation['median_latency_ms']} ms",
+        ]
+    lines += ["", "## Credit", "", CREDIT, ""]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--eval", type=Path)
+    parser.add_argument("--notes", type=Path, required=True)
+    args = parser.parse_args()
+    evaluation = json.loads(args.eval.read_text()) if args.eval else None
+    text = render(args.folder, evaluation, args.notes.read_text())
+    (args.folder / "MODEL_CARD.md").write_text(text)
+    print(f"wrote {args.folder / 'MODEL_CARD.md'}")
+
+
+if __name__ == "__main__":
+    main()
