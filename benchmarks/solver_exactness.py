@@ -63,7 +63,8 @@ def check_class(name: str, count: int) -> tuple[int, int]:
             mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
             theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
             problems = [] if hint.is_draw else audit(
-                position.table, position.rack, hint.play, hint.table, position.edition, position.opened
+                position.table, position.rack, hint.play, hint.table, position.edition,
+                not position.opened and not rules.table_play_in_opening_turn,
             )
             if mine != theirs or problems:
                 bad += 1

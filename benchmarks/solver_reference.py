@@ -294,12 +294,19 @@ def reference_best(table, rack, opened, edition, rules, value_first=False) -> Re
     return ref.best(table, rack, opened, value_first)
 
 
-def audit(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], play: Sequence[Tile], new_table: Sequence[Sequence[Tile]], edition: Edition | str | None, opened: bool) -> list[str]:
+def audit(
+    table: Sequence[Sequence[Tile]],
+    rack: Sequence[Tile],
+    play: Sequence[Tile],
+    new_table: Sequence[Sequence[Tile]],
+    edition: Edition | str | None,
+    table_fixed: bool,
+) -> list[str]:
     """Everything wrong with a proposed play (empty when it is legal as far as tiles go).
 
     Checks: every set valid; table after = table before + played tiles; played tiles come from
-    the rack (so no table tile goes to a rack and no tile is used twice); before the opening the
-    old sets are all still there.
+    the rack (so no table tile goes to a rack and no tile is used twice); with ``table_fixed``
+    (an opening turn without table play) the old sets are all still there.
     """
     problems = []
     for s in new_table:
@@ -312,7 +319,7 @@ def audit(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], play: Sequence[
         problems.append("tiles not conserved: table after != table before + played")
     if Counter(play) - Counter(rack):
         problems.append("played tiles that are not on the rack")
-    if not opened:
+    if table_fixed:
         left = [tuple(sorted(s, key=_key)) for s in new_table]
         for s in table:
             key = tuple(sorted(s, key=_key))

@@ -63,7 +63,9 @@ def solve_turn(pos: Position, opened: bool, objective: Objective, *, with_thresh
     size = pos.size
     keys = pos.joker_keys
     played_joker = {k: model.var(pos.rack_jokers.get(k, 0)) for k in keys}
-    to_table: list[Expr] = [{} for _ in range(size)]  # rack tiles that end on the table
+    # per tile: copies the layers and kept sets put on the new table (table copies included
+    # when the table is rearranged; played = to_table - base)
+    to_table: list[Expr] = [{} for _ in range(size)]
     # jokers placed by every layer and kept set = table jokers (constant) + jokers played
     joker_balance: dict[int, Expr] = {k: {v: -1.0} for k, v in played_joker.items()}
     joker_balance_const: dict[int, int] = {k: 0 for k in keys}
