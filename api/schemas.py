@@ -2,8 +2,8 @@
 
 Tiles, racks and tables travel as text in the project's notation (``"r5 r6 r7 | k9 b9 o9"``,
 see :mod:`engine.notation`): the same strings a player types on the command line. Requests
-carry strings; ``parse_field_tiles``/``parse_field_sets`` turn them into engine values and name the field when the
-notation is wrong, so the error says *which* input to fix.
+carry strings; ``parse_field_tiles``/``parse_field_sets`` turn them into engine values and
+name the field when the notation is wrong, so the error says *which* input to fix.
 """
 
 from __future__ import annotations
