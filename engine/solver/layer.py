@@ -45,8 +45,12 @@ class Layer:
         supply: list[int],
         joker_supply: dict[int, int],
         min_reals: int = 1,
+        joker_colours: bool = True,
     ) -> None:
         self.model = model
+        # a group's jokers need named colours only when some joker's meaning is asked for
+        # (kept table jokers) or jokers are coloured; otherwise "k5 b5 + 1 joker" is one pattern
+        self.joker_colours = joker_colours or ANY not in joker_supply
         self.pos = pos
         self.supply = supply
         self.joker_supply = {k: v for k, v in joker_supply.items() if v > 0}
@@ -145,19 +149,28 @@ class Layer:
         for r in range(max(1, self.min_reals), biggest + 1):
             for reals in itertools.combinations(real_ok, r):
                 free = [c for c in joker_ok if c not in reals]
+                if not self.joker_colours:
+                    # the jokers take the first free colours: any choice reads the same
+                    for j in range(max(0, 3 - r), min(biggest - r, total_jokers) + 1):
+                        self._add_group(offset, reals, tuple(free[:j]))
+                    continue
                 for j in range(max(0, 3 - r), min(biggest - r, total_jokers) + 1):
                     for jokered in itertools.combinations(free, j):
                         keys = [self.slot_key(c) for c in jokered]
                         if any(keys.count(k) > self.joker_supply[k] for k in set(keys)):  # type: ignore[index]
                             continue
-                        bound = min(self.supply[c * pos.span + offset] for c in reals)
-                        var = model.var(bound)
-                        e = {var: 1.0}
-                        for c in reals:
-                            self._count(c * pos.span + offset, True, e)
-                        for c in jokered:
-                            self._count(c * pos.span + offset, False, e)
-                        self._groups.append((offset, reals, jokered, var))
+                        self._add_group(offset, reals, jokered)
+
+    def _add_group(self, offset: int, reals: tuple[int, ...], jokered: tuple[int, ...]) -> None:
+        pos = self.pos
+        bound = min(self.supply[c * pos.span + offset] for c in reals)
+        var = self.model.var(bound)
+        e = {var: 1.0}
+        for c in reals:
+            self._count(c * pos.span + offset, True, e)
+        for c in jokered:
+            self._count(c * pos.span + offset, False, e)
+        self._groups.append((offset, reals, jokered, var))
 
     # --- reading a solution -----------------------------------------------------------------
     def sets(self, x: np.ndarray) -> list[list[Tile]]:

@@ -78,7 +78,7 @@ def solve_turn(pos: Position, opened: bool, objective: Objective, *, with_thresh
 
     if not opened:
         joker_supply = dict(pos.rack_jokers) if rules.joker_in_opening else {}
-        opening_layer = Layer(model, pos, pos.rack_count, joker_supply)
+        opening_layer = Layer(model, pos, pos.rack_count, joker_supply, joker_colours=False)
         if with_threshold:
             model.constrain(opening_layer.points, lo=rules.threshold)
         for i in range(size):
@@ -90,7 +90,7 @@ def solve_turn(pos: Position, opened: bool, objective: Objective, *, with_thresh
     rearrange = opened or rules.table_play_in_opening_turn
     base = list(pos.table_count) if rearrange else [0] * size
     if rearrange:
-        table_layer, set_vars, locked_vars = _table(model, pos, to_table, joker_balance, untouched)
+        table_layer, set_vars, locked_vars = _table(model, pos, to_table, joker_balance, untouched, opened)
         freed_layer = _jokers(model, pos, table_layer, set_vars, to_table, joker_balance, opened)
         for j in pos.table_jokers:
             joker_balance_const[j.key] += 1
@@ -183,12 +183,22 @@ def _ordered(tiles: list[Tile], edition: object) -> list[Tile]:
     return out + numbered + jokers_left
 
 
+def _meanings_needed(pos: Position, opened: bool) -> bool:
+    """Whether table jokers must keep their meaning (then group jokers need named colours)."""
+    rules = pos.rules
+    if not pos.table_jokers:
+        return False
+    free = rules.free_by_rearranging and rules.freed_min_own_tiles == 0 and not rules.freed_in_new_set
+    return not (opened and free)
+
+
 def _table(
     model: Model,
     pos: Position,
     to_table: list[Expr],
     joker_balance: dict[int, Expr],
     untouched: Expr,
+    opened: bool,
 ) -> tuple[Layer, list[int | None], list[list[int]]]:
     """The table layer: all table tiles placed, any rack tiles added, sets kept or rebuilt.
 
@@ -199,7 +209,7 @@ def _table(
     joker_supply: dict[int, int] = dict(pos.rack_jokers)
     for j in pos.table_jokers:
         joker_supply[j.key] = joker_supply.get(j.key, 0) + 1
-    layer = Layer(model, pos, supply, joker_supply)
+    layer = Layer(model, pos, supply, joker_supply, joker_colours=_meanings_needed(pos, opened))
     # what this layer and the old sets place; every table tile must be among it (the freed
     # layer holds rack tiles only, so it cannot stand in for a table tile)
     placed: list[Expr] = [dict(layer.real[i]) for i in range(pos.size)]
@@ -255,7 +265,9 @@ def _jokers(
         supply = dict(pos.rack_jokers)
         for j in jokers:
             supply[j.key] = supply.get(j.key, 0) + 1
-        freed_layer = Layer(model, pos, pos.rack_count, supply, min_reals=max(1, rules.freed_min_own_tiles))
+        freed_layer = Layer(
+            model, pos, pos.rack_count, supply, min_reals=max(1, rules.freed_min_own_tiles), joker_colours=False
+        )
         for i in range(pos.size):
             add_into(to_table[i], freed_layer.real[i])
         for k, e in freed_layer.joker_by_key.items():
