@@ -1,0 +1,135 @@
+"""The shipped ONNX models, loaded by the real code, reading real held-out photos."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from api.cli import main as rummi
+from engine.notation import parse_tile
+from vision.evaluation import evaluate, labelled_photos
+from vision.image_io import load_image
+from vision.scanner import Scanner, ScanResult
+
+SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples"
+SCATTER = SAMPLES / "images" / "scatter-rummy-42.jpg"
+SETS = SAMPLES / "images" / "sets-rummy-11.jpg"
+RACK = SAMPLES / "images" / "rack-rummy4-87.jpg"
+
+
+@pytest.fixture(scope="module")
+def scanner() -> Scanner:
+    return Scanner.load(threads=1)
+
+
+@pytest.fixture(scope="module")
+def scatter_scan(scanner: Scanner) -> ScanResult:
+    return scanner.scan(load_image(SCATTER))
+
+
+def truth_of(photo: Path) -> list[str]:
+    (labelled,) = [p for p in labelled_photos(SAMPLES) if p.image == photo]
+    return labelled.tiles
+
+
+def test_every_tile_of_a_held_out_photo_is_found_and_almost_all_read(scatter_scan: ScanResult) -> None:
+    truth = truth_of(SCATTER)
+    assert abs(len(scatter_scan.found) - len(truth)) <= 1
+    read = sorted(label for label in scatter_scan.found.labels if label)
+    right = sum(min(read.count(t), truth.count(t)) for t in set(truth))
+    assert right >= len(truth) - 2
+
+
+def test_sets_on_the_table_become_sets_the_engine_checks(scanner: Scanner) -> None:
+    result = scanner.scan(load_image(SETS))
+    sets = [" ".join(str(t) for t in s) for s in result.sets]
+    assert "k6 k7 k8 k9" in sets or "k9 k8 k7 k6" in sets
+    assert len(result.sets) >= 3 and all(len(s) >= 3 for s in result.sets)
+    verdicts = result.verdicts()
+    assert sum(v.valid for v in verdicts) >= 3
+    # The pair of sevens is no set: those two tiles are left over, as a rack.
+    assert result.rack is not None and sorted(map(str, result.rack)) == ["o7", "r7"]
+
+
+def test_corners_are_inside_the_photo_and_follow_the_tile(scatter_scan: ScanResult) -> None:
+    corners = scatter_scan.found.corners
+    height, width = load_image(SCATTER).shape[:2]
+    assert corners.shape == (len(scatter_scan.found), 4, 2)
+    assert corners.min() > -20 and corners[..., 0].max() < width + 20 and corners[..., 1].max() < height + 20
+    # Portrait tiles: the left and right edges are longer than the top and bottom edges.
+    assert np.all(scatter_scan.found.heights > scatter_scan.found.widths)
+
+
+def test_json_follows_the_cli_contract(scatter_scan: ScanResult) -> None:
+    data = scatter_scan.to_json("scatter.jpg")
+    assert list(data) == ["image", "tiles", "sets", "rack", "uncertain"]
+    first = data["tiles"][0]
+    assert set(first) == {"tile", "confidence", "corners"} and len(first["corners"]) == 4
+    assert all(parse_tile(t["tile"]) for t in data["tiles"])
+    assert all(0 <= t["confidence"] <= 1 for t in data["tiles"])
+    assert all(0 <= i < len(data["tiles"]) for i in data["uncertain"])
+    json.dumps(data)
+
+
+def test_a_rack_photo_gives_a_rack(scanner: Scanner) -> None:
+    result = scanner.scan(load_image(RACK))
+    assert result.rack is not None and len(result.rack) >= 8
+    assert result.found.on_rack.sum() == len(result.rack)
+
+
+def test_a_12_megapixel_photo_reads_like_the_small_one(scanner: Scanner, scatter_scan: ScanResult) -> None:
+    small = load_image(SCATTER)
+    big = cv2.resize(small, (small.shape[1] * 4, small.shape[0] * 4), interpolation=cv2.INTER_CUBIC)  # 12 MP
+    result = scanner.scan(big)
+    assert abs(len(result.found) - len(scatter_scan.found)) <= 1
+    assert sorted(filter(None, result.found.labels)) == sorted(filter(None, scatter_scan.found.labels)) or (
+        len(set(result.found.labels) ^ set(scatter_scan.found.labels)) <= 2)
+
+
+def test_a_rack_seen_from_across_the_table_reads_the_same(scanner: Scanner) -> None:
+    """The photo turned by 180 degrees: the same tiles, each now read upside down."""
+    upright = scanner.scan(load_image(RACK))
+    turned = scanner.scan(cv2.rotate(load_image(RACK), cv2.ROTATE_180))
+    assert not upright.found.upside_down.any()
+    assert turned.found.upside_down.all()
+    assert sorted(filter(None, turned.found.labels)) == sorted(filter(None, upright.found.labels))
+
+
+def test_an_empty_table_has_no_tiles(scanner: Scanner) -> None:
+    result = scanner.scan(np.full((750, 1000, 3), (60, 90, 140), np.uint8))
+    assert len(result.found) == 0 and result.sets == [] and result.rack is None
+
+
+def test_the_samples_are_read_well(scanner: Scanner) -> None:
+    scores = evaluate(scanner, labelled_photos(SAMPLES))
+    assert scores.precision >= 0.9 and scores.recall >= 0.9
+
+
+def test_cli_scan_json_prints_one_object_per_photo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    drawing = tmp_path / "out.png"
+    assert rummi(["scan", str(SCATTER), str(RACK), "--json", "--draw", str(drawing)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert [json.loads(line)["image"] for line in lines] == [str(SCATTER), str(RACK)]
+    assert cv2.imread(str(drawing)).shape == load_image(SCATTER).shape
+    assert (tmp_path / "out-2.png").is_file()
+
+
+def test_cli_scan_for_a_person_and_a_bad_photo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"not a jpeg")
+    assert rummi(["scan", str(SCATTER), str(broken)]) == 2
+    captured = capsys.readouterr()
+    assert "set 1:" in captured.out and "tiles found" in captured.out
+    assert "broken.jpg is not an image" in captured.err and "Traceback" not in captured.err
+
+
+def test_cli_eval_prints_the_figures(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    confusion = tmp_path / "confusion.png"
+    assert rummi(["eval", str(SAMPLES), "--confusion", str(confusion)]) == 0
+    out = capsys.readouterr().out
+    assert "tile read precision" in out and "photos read perfectly" in out and "latency" in out
+    assert cv2.imread(str(confusion)) is not None
