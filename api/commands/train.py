@@ -26,7 +26,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     which.required = True
 
     detector = which.add_parser("detector", help="the one-class tile finder (ultralytics YOLO, OBB)")
-    detector.add_argument("--data", required=True, type=Path, help="ultralytics data.yaml (obb or detect)")
+    detector.add_argument("--data", required=True, type=Path, action="append",
+                          help="ultralytics data.yaml (obb or detect); repeat to add datasets: the first "
+                               "(the real photos) gives all its images and the val split")
+    detector.add_argument("--extra-images", type=int, default=500,
+                          help="images drawn from each --data after the first (default 500)")
+    detector.add_argument("--init", type=Path, default=None,
+                          help="go on from weights trained here (a best.pt under runs/), not from scratch")
+    detector.add_argument("--lr0", type=float, default=0.01)
     detector.add_argument("--task", choices=("obb", "detect"), default="obb")
     detector.add_argument("--epochs", type=int, default=40)
     detector.add_argument("--imgsz", type=int, default=416)
@@ -58,13 +65,15 @@ def _command_line() -> str:
 
 
 def _train_detector(args: argparse.Namespace) -> int:
-    if not args.data.is_file():
-        raise FileNotFoundError(f"{args.data}: no such data.yaml (make one with `rummi dataset`)")
+    for data in args.data:
+        if not data.is_file():
+            raise FileNotFoundError(f"{data}: no such data.yaml (make one with `rummi dataset`)")
     try:
         from vision.training.detector import train_detector
     except ImportError as error:
         raise OSError(f"training needs torch and ultralytics (`make train-venv`): {error}") from None
-    record = train_detector(args.data, args.out, task=args.task, epochs=args.epochs, imgsz=args.imgsz,
+    record = train_detector(args.data, args.out, extra_images=args.extra_images, init=args.init, lr0=args.lr0,
+                            task=args.task, epochs=args.epochs, imgsz=args.imgsz,
                             batch=args.batch, seed=args.seed, threads=args.threads,
                             architecture=args.architecture, run_name=args.name, command=_command_line())
     print(f"wrote {args.out}/model.onnx in {record.train_seconds} s: {record.metrics}")
