@@ -175,3 +175,14 @@ def test_to_dict_is_json_ready():
 
 def test_objective_enum_and_text_agree():
     assert hint("r5 r6 r7", "r8", objective=Objective.VALUE).to_dict()["objective"] == "value"
+
+
+def test_a_set_with_a_twist_special_joker_stays_as_it_is():
+    h = hint("r5 Jd r8 | k1 k2 k3", "k4 r9", edition="twist")
+    assert format_tiles(h.play) == "k4"
+    assert "r5 Jd r8" in [format_tiles(s) for s in h.table]
+
+
+def test_a_locked_set_grows_in_reading_order():
+    h = hint("r5 J r7", "r8 r4 k3", rules="pagat_sabra")
+    assert format_sets(h.table) == "r4 r5 J r7 r8"

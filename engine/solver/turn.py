@@ -145,7 +145,7 @@ def solve_turn(pos: Position, opened: bool, objective: Objective, *, with_thresh
             for option, var in zip(s.extensions, locked_vars[k]):
                 if x[var] > 0:
                     extra = [pos.tile(i) for i, n in option for _ in range(n)]
-                    sets.append(_ordered(list(s.tiles) + extra, pos.edition))
+                    sets.append(_ordered(list(s.tiles), extra, pos.edition) if extra else list(s.tiles))
                     flags.append(not option)
     for layer in (table_layer, freed_layer, opening_layer):
         if layer is not None:
@@ -163,24 +163,25 @@ def solve_turn(pos: Position, opened: bool, objective: Objective, *, with_thresh
     )
 
 
-def _ordered(tiles: list[Tile], edition: object) -> list[Tile]:
-    """A locked set grown at its ends: keep the original order, new tiles sorted around it."""
+def _ordered(tiles: list[Tile], extra: list[Tile], edition: object) -> list[Tile]:
+    """A locked set grown at its ends, laid out in reading order (jokers where they stand)."""
     from engine.melds import classify
 
-    verdict = classify(tiles, edition)
-    if not verdict.valid or not verdict.readings:
-        return tiles
+    grown = tiles + extra
+    verdict = classify(grown, edition)
+    jokers = [t for t in grown if t.is_joker]
+    if not verdict.valid or any(t.joker is not None and t.joker.is_special for t in jokers):
+        return grown
     reading = verdict.readings[0]
+    numbered = [t for t in grown if not t.is_joker]
     out: list[Tile] = []
-    numbered = [t for t in tiles if not t.is_joker]
-    jokers_left = [t for t in tiles if t.is_joker]
     for stands in reading.stands_for:
         if stands in numbered:
             numbered.remove(stands)
             out.append(stands)
-        else:
-            out.append(jokers_left.pop())
-    return out + numbered + jokers_left
+        elif jokers:
+            out.append(jokers.pop())
+    return out + numbered + jokers
 
 
 def _meanings_needed(pos: Position, opened: bool) -> bool:
