@@ -77,6 +77,7 @@ def test_truth_records_sets_and_rack():
     rack = render_scene(3, 0, kind="rack").scene
     on_rack = [t for t in rack.tiles if t.on_rack]
     assert on_rack and all(abs(t.angle_degrees()) < 10 or abs(t.angle_degrees()) > 170 for t in on_rack)
+    assert render_scene(3, 2, kind="empty").scene.tiles == []  # negatives: table, maybe a rack, no tiles
     melds = render_scene(3, 1, kind="melds").scene
     assert melds.sets
     for number, members in enumerate(melds.sets):
