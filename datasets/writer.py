@@ -164,13 +164,18 @@ def _clip_quad(quad: np.ndarray, width: int, height: int) -> np.ndarray:
         return quad
     frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
     area, visible = cv2.intersectConvexConvex(quad, frame)
-    if visible is None or area <= 1.0:
-        clipped = quad.copy()
-    else:
+    if visible is not None and area > 1.0:
         clipped = portrait_order(cv2.boxPoints(cv2.minAreaRect(visible.reshape(-1, 2))))
-    clipped[:, 0] = np.clip(clipped[:, 0], 0, width)
-    clipped[:, 1] = np.clip(clipped[:, 1], 0, height)
-    return clipped
+        clipped[:, 0] = np.clip(clipped[:, 0], 0, width)
+        clipped[:, 1] = np.clip(clipped[:, 1], 0, height)
+        if np.ptp(clipped[:, 0]) >= 1.0 and np.ptp(clipped[:, 1]) >= 1.0:
+            return clipped
+    # a sliver (or nothing) in the picture: a box of at least 1 px at the nearest edge
+    x0, y0, x1, y1 = axis_box(quad)
+    x0, x1 = sorted((float(np.clip(x0, 0, width - 1)), float(np.clip(x1, 1, width))))
+    y0, y1 = sorted((float(np.clip(y0, 0, height - 1)), float(np.clip(y1, 1, height))))
+    x1, y1 = max(x1, x0 + 1.0), max(y1, y0 + 1.0)
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
 
 
 def _write_crops(out_dir: Path, scene: Scene, split: str, only: set[int] | None) -> list[str]:

@@ -82,3 +82,29 @@ def test_ink_offset_tells_an_upright_face_from_an_upside_down_one():
         quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
         assert ink_offset(warp_crop(face, quad)) < -0.1, notation
         assert ink_offset(warp_crop(face, flip_quad(quad))) > 0.1, notation
+
+
+@settings(max_examples=80, deadline=None)
+@given(tiles=st.lists(st.tuples(st.floats(-40, 360), st.floats(-40, 280), st.floats(12, 60), st.floats(-180, 180),
+                                st.sampled_from(["k1", "b13", "o7", "r9", "J", "Jd"])), max_size=6))
+def test_tiles_running_off_the_photo_still_give_labels_inside_it(tmp_path_factory, tiles):
+    """ultralytics drops a whole image for one coordinate outside 0..1: the writer clips to the photo."""
+    from datasets import writer
+    from datasets.check import check_dataset
+    from datasets.scene import Scene
+
+    out = tmp_path_factory.mktemp("ds")
+    writer.prepare(out)
+    labelled = []
+    for cx, cy, w, angle, notation in tiles:
+        a = np.radians(angle)
+        rotation = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        local = np.array([[-w / 2, -w * 2 / 3], [w / 2, -w * 2 / 3], [w / 2, w * 2 / 3], [-w / 2, w * 2 / 3]])
+        quad = (local @ rotation.T + [cx, cy]).astype(np.float32)
+        x0, y0, x1, y1 = quad[:, 0].min(), quad[:, 1].min(), quad[:, 0].max(), quad[:, 1].max()
+        if x1 > 0 and y1 > 0 and x0 < 320 and y0 < 240:  # some of its box is in the photo
+            labelled.append(LabelledTile(notation, quad))
+    image = np.full((240, 320, 3), 128, np.uint8)
+    summary, _ = writer.write_scene(out, Scene("edge", image, labelled), "train")
+    writer.finish(out, [summary], [], {"kind": "test"})
+    assert check_dataset(out).problems == []

@@ -151,7 +151,7 @@ def _grow(quad: np.ndarray, factor: float) -> np.ndarray:
     return (quad - centre) * factor + centre
 
 
-def _melds(rng, plane, view) -> Layout:
+def _melds(rng: np.random.Generator, plane: tuple[int, int], view: tuple[int, int]) -> Layout:
     layout = Layout("melds", [], [])
     width = max(view) * float(rng.uniform(0.05, 0.1))
     occupancy = Occupancy(plane)
@@ -161,7 +161,7 @@ def _melds(rng, plane, view) -> Layout:
     return layout
 
 
-def _overview(rng, plane, view) -> Layout:
+def _overview(rng: np.random.Generator, plane: tuple[int, int], view: tuple[int, int]) -> Layout:
     layout = Layout("overview", [], [])
     width = max(view) * float(rng.uniform(0.028, 0.055))
     occupancy = Occupancy(plane)
@@ -171,7 +171,7 @@ def _overview(rng, plane, view) -> Layout:
     return layout
 
 
-def _closeup(rng, plane, view) -> Layout:
+def _closeup(rng: np.random.Generator, plane: tuple[int, int], view: tuple[int, int]) -> Layout:
     layout = Layout("closeup", [], [])
     width = min(view) * float(rng.uniform(0.12, 0.24))
     occupancy = Occupancy(plane)
@@ -183,7 +183,7 @@ def _closeup(rng, plane, view) -> Layout:
     return layout
 
 
-def _pile(rng, plane, view) -> Layout:
+def _pile(rng: np.random.Generator, plane: tuple[int, int], view: tuple[int, int]) -> Layout:
     layout = Layout("pile", [], [])
     width = max(view) * float(rng.uniform(0.035, 0.065))
     occupancy = Occupancy(plane)
@@ -195,14 +195,15 @@ def _pile(rng, plane, view) -> Layout:
     return layout
 
 
-def _empty(rng, plane, view) -> Layout:
+def _empty(rng: np.random.Generator, plane: tuple[int, int], view: tuple[int, int]) -> Layout:
     layout = Layout("empty", [], [])
     if rng.random() < 0.5:
         layout.rack = _rack_geometry(rng, plane, view, max(view) * float(rng.uniform(0.045, 0.08)))
     return layout
 
 
-def _rack_geometry(rng, plane, view, width: float) -> RackGeometry:
+def _rack_geometry(rng: np.random.Generator, plane: tuple[int, int], view: tuple[int, int],
+                   width: float) -> RackGeometry:
     ph, pw = plane
     vh, vw = view
     rack_width = min(vw * float(rng.uniform(0.7, 0.98)), width * float(rng.uniform(14, 22)))
@@ -215,7 +216,7 @@ def _rack_geometry(rng, plane, view, width: float) -> RackGeometry:
     return geometry
 
 
-def _rack(rng, plane, view) -> Layout:
+def _rack(rng: np.random.Generator, plane: tuple[int, int], view: tuple[int, int]) -> Layout:
     layout = Layout("rack", [], [])
     width = max(view) * float(rng.uniform(0.05, 0.095))
     rack = _rack_geometry(rng, plane, view, width)
