@@ -24,7 +24,6 @@ class Placement:
     angle: float
     set_index: int | None = None
     on_rack: bool = False
-    hidden_bottom: float = 0.0  # share of the height a rack lip hides
 
     @property
     def height(self) -> float:

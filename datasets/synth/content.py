@@ -63,6 +63,3 @@ def _joker_for_set(rng: np.random.Generator, tiles: list[str], slot: int) -> str
     missing = [c for c in COLOURS if c not in colours] or [tiles[slot][0]]
     return f"J{missing[int(rng.integers(len(missing)))]}"
 
-
-def random_rack(rng: np.random.Generator, count: int) -> list[str]:
-    return [random_tile(rng) for _ in range(count)]

@@ -32,7 +32,6 @@ class RackGeometry:
     tier_height: float
     tiers: int
     lip: float
-    angle: float = 0.0
     baselines: list[float] = field(default_factory=list)
 
 
@@ -233,7 +232,7 @@ def _rack(rng: np.random.Generator, plane: tuple[int, int], view: tuple[int, int
                 cy = baseline - rack.lip * 0.3 - width * 4 / 6
                 angle = float(rng.normal(0, 1.2)) + (180.0 if rng.random() < 0.03 else 0.0)
                 layout.placements.append(Placement(random_tile(rng), (x + width / 2, cy), width, angle,
-                                                   on_rack=True, hidden_bottom=rack.lip * 0.7 / (width * 4 / 3)))
+                                                   on_rack=True))
                 x += width * (1.0 if touching else float(rng.uniform(1.02, 1.4)))
             else:
                 x += width * float(rng.uniform(1.0, 1.5))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 SPRITE_SIZE: tuple[int, int] = (120, 160)  # w, h: the 3:4 of a real tile
 _SCALE = 2
@@ -189,8 +189,3 @@ def _face(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: tuple[
     draw.polygon([(cx, cy - r * 0.05), (cx - r * 0.08, cy + r * 0.18), (cx + r * 0.08, cy + r * 0.18)], fill=feature)
     draw.arc((cx - r * 0.55, cy - r * 0.2, cx + r * 0.55, cy + r * 0.65), 20, 160, fill=feature, width=line)
 
-
-def soften(sprite: np.ndarray, radius: float) -> np.ndarray:
-    """Slightly blurred copy (plastic is not a vector drawing)."""
-    image = Image.fromarray(sprite, "RGBA").filter(ImageFilter.GaussianBlur(radius))
-    return np.asarray(image, dtype=np.uint8).copy()
