@@ -32,7 +32,9 @@ from engine.notation import format_sets, format_tiles  # noqa: E402
 from engine.rules import get_rules  # noqa: E402
 from engine.solver import solve  # noqa: E402
 
-SMALL_PRESETS = ["pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "strict_group_1980", "russian_wiki"]
+SMALL_PRESETS = [
+    "pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "strict_group_1980", "russian_wiki",
+]
 SMALL_EDITIONS = ["standard", "standard", "xp", "start_right", "standard4j"]
 FREE_JOKERS = dict(freed_joker_in_new_set=False, freed_joker_min_own_tiles=0, joker_free_by_rearranging=True)
 
@@ -69,7 +71,8 @@ def check_class(name: str, count: int, first: int = 0) -> tuple[int, int]:
             if mine != theirs or problems:
                 bad += 1
                 print(
-                    f"MISMATCH {name} seed {seed} {objective} {rules.name}: table {format_sets(position.table)}"
+                    f"MISMATCH {name} seed {seed} {objective} {rules.name}:"
+                    f" table {format_sets(position.table)}"
                     f" | rack {format_tiles(position.rack)} | opened {position.opened}\n"
                     f"   solver {mine} {format_sets(hint.table)} {problems}\n   reference {theirs}",
                     flush=True,

@@ -90,7 +90,10 @@ class Reference:
             return
         first, rest = items[0], items[1:]
         seen: set[tuple[Tile, ...]] = set()
-        partners = [t for t in rest if t.is_joker or first.is_joker or t.number == first.number or t.colour == first.colour]
+        partners = [
+            t for t in rest
+            if t.is_joker or first.is_joker or t.number == first.number or t.colour == first.colour
+        ]
         for size in range(2, min(len(partners), 12) + 1):
             for combo in itertools.combinations(range(len(partners)), size):
                 chosen = tuple(sorted((first, *(partners[i] for i in combo)), key=_key))
@@ -139,7 +142,9 @@ class Reference:
                 best_key, found = key, answer
         return found
 
-    def _play(self, table: list[tuple[Tile, ...]], played: tuple[Tile, ...], opened: bool) -> RefAnswer | None:
+    def _play(
+        self, table: list[tuple[Tile, ...]], played: tuple[Tile, ...], opened: bool
+    ) -> RefAnswer | None:
         rules = self.rules
         tiles = len(played)
         value = sum(rules.joker_penalty if t.is_joker else t.number for t in played)
@@ -162,7 +167,9 @@ class Reference:
                     break
         return best
 
-    def _jokers_ok(self, table: list[tuple[Tile, ...]], played: tuple[Tile, ...], parts: list[tuple[Tile, ...]]) -> bool:
+    def _jokers_ok(
+        self, table: list[tuple[Tile, ...]], played: tuple[Tile, ...], parts: list[tuple[Tile, ...]]
+    ) -> bool:
         rules = self.rules
         table_jokers = [(k, m) for k, s in enumerate(table) for m in self.joker_meanings(s)]
         if not table_jokers:
@@ -246,7 +253,8 @@ class Reference:
 def _is_group_of_three_with_one_joker(ref: Reference, k: int) -> bool:
     s = ref._table[k]
     v = ref._valid(s)
-    return len(s) == 3 and sum(t.is_joker for t in s) == 1 and all(r.kind.value == "group" for r in v.readings)
+    one_joker = sum(t.is_joker for t in s) == 1
+    return len(s) == 3 and one_joker and all(r.kind.value == "group" for r in v.readings)
 
 
 def _matches(kept: list, slots: list[Tile]) -> bool:
@@ -452,7 +460,10 @@ def ilp_reference(table, rack, opened: bool, edition, rules, value_first: bool =
     max_tiles = len(rack)
     max_value = sum(penalty if t.is_joker else t.number for t in rack)
     w2 = len(table) + 1
-    first, second, second_max = (value_w, tiles_w, max_tiles) if value_first else (tiles_w, value_w, max_value)
+    if value_first:
+        first, second, second_max = value_w, tiles_w, max_tiles
+    else:
+        first, second, second_max = tiles_w, value_w, max_value
     c = -(first * w2 * (second_max + 1) + second * w2 + keep_w)
     res = milp(c, constraints=[LinearConstraint(A, lo, hi)], integrality=np.ones(n), bounds=Bounds(0, upper),
                options={"mip_rel_gap": 0.0})

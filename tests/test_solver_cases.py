@@ -98,7 +98,9 @@ def test_replacement_tile_from_the_table_where_allowed():
     assert not hint(table, rack, rules="goliath_modern").is_draw
     # pressman with free-by-rearranging off: the replacement r6 must come from the rack
     assert hint(table, rack, rules=get_rules("pressman_us_2009", joker_free_by_rearranging=False)).is_draw
-    allowed = get_rules("pressman_us_2009", joker_free_by_rearranging=False, joker_replacement_from_table=True)
+    allowed = get_rules(
+        "pressman_us_2009", joker_free_by_rearranging=False, joker_replacement_from_table=True
+    )
     assert hint(table, rack, rules=allowed).tiles_played == 2
 
 

@@ -27,7 +27,8 @@ def test_draw_exits_1_and_says_why(capsys):
 
 
 def test_rule_override_and_objective(capsys):
-    assert main(["hint", "--rack", "k1 k2 k4 k5 r13 b13 J", "--opened", "--objective", "value", "--json"]) == 0
+    rack = "k1 k2 k4 k5 r13 b13 J"
+    assert main(["hint", "--rack", rack, "--opened", "--objective", "value", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["value_played"] == 56
     assert main(["hint", "--rack", "k10 b10 r10", "--rule", "opening_threshold=31"]) == 1
 

@@ -22,8 +22,12 @@ def test_solver_matches_exhaustive_search(preset: str, objective: str) -> None:
     rules = get_rules(preset)
     for seed in range(12):
         deal = small_deal(seed * 7 + len(preset))
-        hint = solve(deal.table, deal.rack, opened=deal.opened, edition=deal.edition, rules=rules, objective=objective)
-        ref = reference_best(deal.table, deal.rack, deal.opened, deal.edition, rules, value_first=objective == "value")
+        hint = solve(
+            deal.table, deal.rack, opened=deal.opened, edition=deal.edition, rules=rules, objective=objective
+        )
+        ref = reference_best(
+            deal.table, deal.rack, deal.opened, deal.edition, rules, value_first=objective == "value"
+        )
         mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
         theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
         assert mine == theirs, f"seed {seed}: {deal}"

@@ -12,7 +12,9 @@ from benchmarks.solver_reference import audit
 from engine.rules import get_rules
 from engine.solver import solve
 
-PRESETS = ["pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "pagat_sabra", "strict_group_1980"]
+PRESETS = [
+    "pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "pagat_sabra", "strict_group_1980",
+]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -24,7 +26,9 @@ PRESETS = ["pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "pag
 )
 def test_every_hint_is_a_legal_play(seed: int, preset: str, objective: str, edition: str) -> None:
     deal = small_deal(seed, edition)
-    hint = solve(deal.table, deal.rack, opened=deal.opened, edition=deal.edition, rules=preset, objective=objective)
+    hint = solve(
+        deal.table, deal.rack, opened=deal.opened, edition=deal.edition, rules=preset, objective=objective
+    )
     if hint.is_draw:
         assert hint.reason
         assert hint.play == [] and Counter(map(tuple, hint.table)) == Counter(map(tuple, deal.table))

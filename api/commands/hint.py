@@ -27,7 +27,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--opened", action="store_true", help="you have already made your opening")
     parser.add_argument("--preset", default=None, help="rule preset (default: pressman_us_2009)")
     parser.add_argument(
-        "--rule", action="append", default=[], metavar="NAME=VALUE", help="override one rule, e.g. joker_penalty=50"
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override one rule, e.g. joker_penalty=50",
     )
     parser.add_argument("--edition", default=None, help="tile box (default: the preset's edition)")
     parser.add_argument(

@@ -158,7 +158,13 @@ def _hint(pos: Position, answer: TurnAnswer, goal: Objective, opened: bool) -> H
 
 def _draw(reason: str, goal: Objective, pos: Position) -> Hint:
     return Hint(
-        play=[], table=[list(s) for s in pos.table_sets_in], tiles_played=0, value_played=0, explanation=[], is_draw=True, reason=reason,
+        play=[],
+        table=[list(s) for s in pos.table_sets_in],
+        tiles_played=0,
+        value_played=0,
+        explanation=[],
+        is_draw=True,
+        reason=reason,
         objective=goal.value,
     )
 

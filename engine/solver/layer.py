@@ -157,7 +157,8 @@ class Layer:
                 for j in range(max(0, 3 - r), min(biggest - r, total_jokers) + 1):
                     for jokered in itertools.combinations(free, j):
                         keys = [self.slot_key(c) for c in jokered]
-                        if any(keys.count(k) > self.joker_supply[k] for k in set(keys)):  # type: ignore[index]
+                        supply = self.joker_supply
+                        if any(keys.count(k) > supply[k] for k in set(keys)):  # type: ignore[index]
                             continue
                         self._add_group(offset, reals, jokered)
 

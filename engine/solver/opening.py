@@ -99,7 +99,9 @@ def search(pos: Position, objective: Objective, *, with_threshold: bool = True) 
     chosen: list[Candidate] = []
     best: list = [(-1, -1), None]  # score, sets
 
-    def go(k: int, tiles: int, value: int, points: int, jokers_left: int, rem_tiles: int, rem_value: int) -> None:
+    def go(
+        k: int, tiles: int, value: int, points: int, jokers_left: int, rem_tiles: int, rem_value: int
+    ) -> None:
         while k < len(order) and left[order[k]] == 0:
             k += 1
         top_tiles = tiles + rem_tiles + jokers_left

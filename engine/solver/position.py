@@ -137,7 +137,8 @@ class Position:
 
     # --- indexing ------------------------------------------------------------------------
     def index(self, tile: Tile) -> int:
-        return self.colours.index(tile.colour) * self.span + (tile.number - self.numbers[0])  # type: ignore[operator]
+        offset = tile.number - self.numbers[0]  # type: ignore[operator]
+        return self.colours.index(tile.colour) * self.span + offset  # type: ignore[arg-type]
 
     def tile(self, index: int) -> Tile:
         c, offset = divmod(index, self.span)
@@ -178,7 +179,10 @@ class Position:
         for key, tile in zip(keys, jokers):
             self.joker_tile.setdefault(key, tile)  # type: ignore[arg-type]
         if jokers and self.rules.locked_joker_sets:
-            return TableSet(tiles, count_items, keys, locked=True, extensions=self._extensions(verdict))  # type: ignore[arg-type]
+            extensions = self._extensions(verdict)
+            return TableSet(
+                tiles, count_items, keys, locked=True, extensions=extensions  # type: ignore[arg-type]
+            )
         meanings = verdict.joker_meanings()
         for i, (key, tile) in enumerate(zip(keys, jokers)):
             group_of_three = len(tiles) == 3 and all(r.kind.value == "group" for r in verdict.readings)
@@ -203,7 +207,8 @@ class Position:
                 missing = [c for c in self.colours if c not in have]
                 for r in range(1, len(missing) + 1):
                     for combo in itertools.combinations(missing, r):
-                        found.add(tuple(sorted((self.index(Tile(number=members[0].number, colour=c)), 1) for c in combo)))
+                        added = (self.index(Tile(number=members[0].number, colour=c)) for c in combo)
+                        found.add(tuple(sorted((i, 1) for i in added)))
             else:
                 colour = members[0].colour
                 low, high = members[0].number, members[-1].number
@@ -211,7 +216,8 @@ class Position:
                 for a in range(lowest, low + 1):
                     for b in range(high, highest + 1):
                         extra = [n for n in range(a, low)] + [n for n in range(high + 1, b + 1)]
-                        found.add(tuple(sorted((self.index(Tile(number=n, colour=colour)), 1) for n in extra)))
+                        added = (self.index(Tile(number=n, colour=colour)) for n in extra)
+                        found.add(tuple(sorted((i, 1) for i in added)))
         return tuple(sorted(found, key=lambda e: (len(e), e)))
 
 

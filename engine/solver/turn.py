@@ -52,7 +52,9 @@ class TurnAnswer:
     proven: bool = True
 
 
-def solve_turn(pos: Position, opened: bool, objective: Objective, *, with_threshold: bool = True) -> TurnAnswer | None:
+def solve_turn(
+    pos: Position, opened: bool, objective: Objective, *, with_threshold: bool = True
+) -> TurnAnswer | None:
     """Best play for this position, or ``None`` when there is no legal opening.
 
     ``with_threshold=False`` drops the opening threshold (used to tell a player how far short
@@ -267,7 +269,8 @@ def _jokers(
         for j in jokers:
             supply[j.key] = supply.get(j.key, 0) + 1
         freed_layer = Layer(
-            model, pos, pos.rack_count, supply, min_reals=max(1, rules.freed_min_own_tiles), joker_colours=False
+            model, pos, pos.rack_count, supply,
+            min_reals=max(1, rules.freed_min_own_tiles), joker_colours=False,
         )
         for i in range(pos.size):
             add_into(to_table[i], freed_layer.real[i])
