@@ -227,16 +227,19 @@ def _classify_cached(given: tuple[Tile, ...], edition_name: str) -> SetVerdict:
 
 
 def _classify(given: tuple[Tile, ...], ed: Edition) -> SetVerdict:
-    if any(t.joker is not None and t.joker.is_special for t in given):
-        from engine.twist import classify_twist
-
-        return classify_twist(given, ed)
     if len(given) < 3:
         return _invalid(given, f"only {len(given)} tile{'s' if len(given) != 1 else ''}")
     numbered = [t for t in given if not t.is_joker]
     jokers = [t for t in given if t.is_joker]
     if not numbered:
         return _invalid(given, "a set of jokers only stands for nothing")
+    too_many = _too_many_jokers(jokers, ed)
+    if too_many:
+        return _invalid(given, too_many)
+    if any(t.joker is not None and t.joker.is_special for t in jokers):
+        from engine.twist import classify_twist
+
+        return classify_twist(given, ed)
     group, group_reason = _group_readings(numbered, jokers, ed)
     run, run_reason = _run_readings(numbered, jokers, ed)
     readings = group + run
@@ -251,6 +254,22 @@ def _classify(given: tuple[Tile, ...], ed: Edition) -> SetVerdict:
     kinds = {r.kind for r in readings}
     kind = kinds.pop() if len(kinds) == 1 else _prefer(readings)
     return SetVerdict(tiles=given, kind=kind, readings=tuple(readings))
+
+
+def _too_many_jokers(jokers: list[Tile], edition: Edition) -> str:
+    """Why ``jokers`` cannot all be in one set of ``edition``'s box ("" when they can).
+
+    Besides being impossible, such a set is costly to read: each joker may stand for each missing
+    tile, so n jokers give up to n! readings, and a typed "r1" with twelve jokers never finished.
+    """
+    if len(jokers) > edition.joker_count:
+        have = edition.joker_count
+        return f"{len(jokers)} jokers in one set, but the {edition.title} edition has only {have}"
+    for joker, count in Counter(jokers).items():
+        have = edition.copies_of(joker)
+        if have and count > have:  # kinds the box lacks are a notation matter (J reads as Js in Twist)
+            return f"{count} x {joker} in one set, but the {edition.title} edition has only {have}"
+    return ""
 
 
 def _prefer(readings: list[Reading]) -> SetKind:

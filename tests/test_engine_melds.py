@@ -98,6 +98,14 @@ def test_two_jokers_may_share_a_set() -> None:
     assert verdict("J r13 J").valid
 
 
+def test_a_set_cannot_hold_more_jokers_than_the_box() -> None:
+    # Each joker may stand for each missing tile, so n jokers give up to n! readings: a typed
+    # "r1" and twelve jokers took minutes to classify before this limit.
+    assert verdict("r1 " + "J " * 12).reason == "12 jokers in one set, but the Standard edition has only 2"
+    assert verdict("r5 J J J", "xp").valid  # XP has four
+    assert verdict("r1 Js Js Js Jc", "twist").reason == "3 x Js in one set, but the Twist edition has only 2"
+
+
 def test_one_tile_and_jokers_may_be_a_group_or_a_run() -> None:
     v = verdict("J J r13")
     assert {r.kind for r in v.readings} == {SetKind.GROUP, SetKind.RUN}
