@@ -90,7 +90,11 @@ class Edition:
             return f"no joker {tile} in the {self.title} edition"
         if tile.colour not in self.colours:
             return f"no colour {tile.colour.label} in the {self.title} edition"  # type: ignore[union-attr]
-        return f"no number {tile.number} in this edition ({self.title}: {self.min_number}-{self.max_number})"
+        return self.explain_missing_number(str(tile.number))
+
+    def explain_missing_number(self, number: str) -> str:
+        """Why a tile numbered ``number`` is not in this edition (text: it may be too long for int)."""
+        return f"no number {number} in this edition ({self.title}: {self.min_number}-{self.max_number})"
 
     def check_inventory(self, tiles: Iterable[Tile]) -> None:
         """Raise :class:`ImpossibleStateError` when ``tiles`` cannot all exist at once."""

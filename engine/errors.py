@@ -22,8 +22,23 @@ class NotationError(RummiError):
         self.reason = message
         self.text = text
         self.position = position
-        where = f" (at character {position + 1} of {text!r})" if position is not None and text else ""
+        where = ""
+        if position is not None and text:
+            where = f" (at character {position + 1} of {_excerpt(text, position)!r})"
         super().__init__(f"{message}{where}")
+
+
+def _excerpt(text: str, position: int, width: int = 60) -> str:
+    """``text`` as a message quotes it: whole when short, else the stretch around ``position``.
+
+    A pasted megabyte must give a one-line message, not a megabyte of it.
+    """
+    if len(text) <= width:
+        return text
+    start = max(0, min(position - width // 2, len(text) - width))
+    head = "..." if start > 0 else ""
+    tail = "..." if start + width < len(text) else ""
+    return f"{head}{text[start : start + width]}{tail}"
 
 
 class ImpossibleStateError(RummiError):

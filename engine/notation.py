@@ -24,14 +24,17 @@ from engine.tiles import COLOUR_LETTERS, JokerKind, Tile
 _TOKEN = re.compile(r"[^\s,|]+")
 # ASCII digits only: str.isdigit() and \d also accept digits of other scripts ("r٧").
 _NUMBERED = re.compile(r"^([a-z])([0-9]+)$", re.ASCII)
+_MAX_DIGITS = 4
+_MAX_SHOWN = 24
 _JOKER_SUFFIX = {k.value: k for k in JokerKind if k not in (JokerKind.COLOURED,)}
 
 
 def _read_token(token: str, edition: Edition, text: str, position: int) -> Tile:
     low = token.lower()
+    shown = _shortened(token)
     tile: Tile
     if low.startswith("j") and low[1:].isascii() and low[1:].isdigit():
-        raise NotationError(f'"{token}": a joker has no number; write J alone', text, position)
+        raise NotationError(f'"{shown}": a joker has no number; write J alone', text, position)
     if low.startswith("j"):
         suffix = low[1:]
         if suffix in _JOKER_SUFFIX:
@@ -40,32 +43,36 @@ def _read_token(token: str, edition: Edition, text: str, position: int) -> Tile:
             tile = Tile(joker=JokerKind.COLOURED, colour=COLOUR_LETTERS[suffix])
         else:
             raise NotationError(
-                f'"{token}": unknown joker (J, Jd, Jm, Jc, Js, or Jk/Jb/Jo/Jr)', text, position
+                f'"{shown}": unknown joker (J, Jd, Jm, Jc, Js, or Jk/Jb/Jo/Jr)', text, position
             )
         if not edition.holds(tile):
-            tile = _fallback_joker(tile, edition, token, text, position)
+            tile = _fallback_joker(tile, edition, shown, text, position)
         return tile
     match = _NUMBERED.match(low)
     if not match:
         raise NotationError(
-            f'"{token}": not a tile (write a colour letter k/b/o/r and a number, e.g. r7, or J)',
+            f'"{shown}": not a tile (write a colour letter k/b/o/r and a number, e.g. r7, or J)',
             text,
             position,
         )
     letter, digits = match.groups()
+    digits = digits.lstrip("0") or "0"
     if letter not in COLOUR_LETTERS:
         raise NotationError(
-            f'"{token}": unknown colour "{letter}" (k black, b blue, o or y orange, r red)',
+            f'"{shown}": unknown colour "{letter}" (k black, b blue, o or y orange, r red)',
             text,
             position,
         )
+    if len(digits) > _MAX_DIGITS:  # int() refuses over 4,300 digits; no box goes near 4 digits
+        missing = edition.explain_missing_number(_shortened(digits))
+        raise NotationError(f'"{shown}": {missing}', text, position)
     tile = Tile(number=int(digits), colour=COLOUR_LETTERS[letter])
     if not edition.holds(tile):
-        raise NotationError(f'"{token}": {edition.explain_missing(tile)}', text, position)
+        raise NotationError(f'"{shown}": {edition.explain_missing(tile)}', text, position)
     return tile
 
 
-def _fallback_joker(tile: Tile, edition: Edition, token: str, text: str, position: int) -> Tile:
+def _fallback_joker(tile: Tile, edition: Edition, shown: str, text: str, position: int) -> Tile:
     """A plain ``J`` in a box without plain jokers means that box's ordinary joker.
 
     Twist calls its ordinary joker ``Js``; users (and the camera) write ``J`` for it.
@@ -74,7 +81,12 @@ def _fallback_joker(tile: Tile, edition: Edition, token: str, text: str, positio
         for candidate in (Tile(joker=JokerKind.STANDARD),):
             if edition.holds(candidate):
                 return candidate
-    raise NotationError(f'"{token}": {edition.explain_missing(tile)}', text, position)
+    raise NotationError(f'"{shown}": {edition.explain_missing(tile)}', text, position)
+
+
+def _shortened(token: str) -> str:
+    """A token as an error message quotes it: a pasted megabyte must not become the message."""
+    return token if len(token) <= _MAX_SHOWN else token[: _MAX_SHOWN - 3] + "..."
 
 
 def parse_tile(text: str, edition: Edition | str | None = None) -> Tile:
