@@ -106,9 +106,12 @@ def score_game(
         raise RummiError("scoring needs at least two players")
     totals = {player: rack_points(tiles, preset) for player, tiles in racks.items()}
     not_opened = {p: NotOpened(v) if isinstance(v, str) else v for p, v in (not_opened or {}).items()}
-    unknown = sorted(set(not_opened) - set(racks)) + ([winner] if winner and winner not in racks else [])
+    unknown = sorted(set(not_opened) - set(racks))
+    if winner is not None and winner not in racks:
+        unknown.append(winner)
     if unknown:
-        raise RummiError(f"no rack given for {', '.join(unknown)}; players: {', '.join(racks)}")
+        named = ", ".join(name or "''" for name in unknown)  # an empty name must still show
+        raise RummiError(f"no rack given for {named}; players: {', '.join(racks)}")
     if bank_empty:
         if not_opened and preset.never_opened_penalty is not None:
             raise RummiError(

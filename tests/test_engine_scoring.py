@@ -50,6 +50,8 @@ def test_the_winner_must_have_gone_out() -> None:
         score_game(racks(A="", B="r4"))
     with pytest.raises(RummiError, match="no rack given for Z"):
         score_game(racks(A="", B="r4"), winner="Z")
+    with pytest.raises(RummiError, match="no rack given for ''"):  # `rummi score --winner ""`
+        score_game(racks(A="r1", B="r4"), winner="", bank_empty=True)
 
 
 # --- never opened (5.3) -------------------------------------------------------------------------
