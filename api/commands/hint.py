@@ -56,7 +56,8 @@ def handle(args: argparse.Namespace) -> int:
     elif hint.is_draw:
         print(f"draw: {hint.reason}")
     else:
-        print(f"play {format_tiles(hint.play)}: {hint.tiles_played} tiles, {hint.value_played} points")
+        count = f"{hint.tiles_played} tile{'s' if hint.tiles_played != 1 else ''}"
+        print(f"play {format_tiles(hint.play)}: {count}, {hint.value_played} points")
         if hint.opening_value:
             print(f"opening worth {hint.opening_value} points (needs {rules.opening_threshold})")
         for line in hint.explanation:

@@ -70,7 +70,8 @@ class Hint:
     def __str__(self) -> str:
         if self.is_draw:
             return f"draw: {self.reason}"
-        lines = [f"play {format_tiles(self.play)} ({self.tiles_played} tiles, {self.value_played} points)"]
+        count = f"{self.tiles_played} tile{'s' if self.tiles_played != 1 else ''}"
+        lines = [f"play {format_tiles(self.play)} ({count}, {self.value_played} points)"]
         lines += [f"  {line}" for line in self.explanation]
         lines.append(f"table: {format_sets(self.table)}")
         return "\n".join(lines)
