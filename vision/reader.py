@@ -6,8 +6,9 @@ then picks one of 53 tiles x 2 orientations (upright, or turned by 180 degrees).
 orientation together with the number is what tells a 6 from an upside-down 9: the model sees
 where the number sits on the face and where the brand mark is.
 
-The crop is also read turned by 180 degrees and the two answers are averaged (a reading
-"r6, upright" of one equals "r6, upside down" of the other), which makes the answer steadier.
+The finder's box may have its long side the wrong way round (a tile seen nearly square, or
+one whose angle was 45 degrees off), so every box is also read turned a quarter round, and
+the more confident reading wins.
 """
 
 from __future__ import annotations
@@ -41,6 +42,16 @@ def warp_crop(image_bgr: np.ndarray, corners: np.ndarray, size: tuple[int, int] 
     return crop
 
 
+def quarter_turned(corners: np.ndarray) -> np.ndarray:
+    """Boxes turned by 90 degrees about their centres, corners again in portrait order
+    (TL, TR, BR, BL with the long side running top to bottom)."""
+    centres = corners.mean(axis=1, keepdims=True)
+    offsets = corners - centres
+    # (x, y) -> (-y, x) turns clockwise on screen; edges keep their lengths, so the first edge
+    # is still a short one and the order stays clockwise.
+    return (np.stack([-offsets[..., 1], offsets[..., 0]], axis=-1) + centres).astype(np.float32)
+
+
 class TileReader:
     """Runs the crop classifier. ``read(photo, found)`` returns ``found`` with labels filled."""
 
@@ -53,18 +64,23 @@ class TileReader:
     def read(self, image_bgr: np.ndarray, found: TileDetections) -> TileDetections:
         if not len(found):
             return found
-        crops = np.stack([self._prepare(warp_crop(image_bgr, c)) for c in found.corners])
-        turned = crops[:, :, ::-1, ::-1]  # the same crops turned by 180 degrees
-        probabilities = self._probabilities(np.concatenate([crops, turned]))
-        direct, reversed_ = probabilities[: len(found)], probabilities[len(found):]
-        # (N, orientation, tile): "upright" of the turned crop is "upside down" of the direct one.
-        combined = (direct + reversed_[:, ::-1, :]) / 2
-        per_tile = combined.sum(axis=1)
+        # Each box is read twice: as found, and turned a quarter round about its centre. A box
+        # whose angle was ambiguous (a tile seen nearly square, or 45 degrees off) then still
+        # gets one upright reading; the more confident of the two wins.
+        count = len(found)
+        candidates = np.concatenate([found.corners, quarter_turned(found.corners)])
+        crops = np.stack([self._prepare(warp_crop(image_bgr, c)) for c in candidates])
+        probabilities = self._probabilities(crops)  # (2N, orientation, tile)
+        best_joint = probabilities.reshape(2 * count, -1).max(axis=1)
+        use_turned = best_joint[count:] > best_joint[:count]
+        rows = np.arange(count) + count * use_turned
+        chosen = probabilities[rows]
+        corners = candidates[rows].copy()
+        per_tile = chosen.sum(axis=1)
         best = per_tile.argmax(axis=1)
-        rows = np.arange(len(found))
-        confidence = per_tile[rows, best]
-        upside_down = combined[rows, 1, best] > combined[rows, 0, best]
-        corners = found.corners.copy()
+        index = np.arange(count)
+        confidence = per_tile[index, best]
+        upside_down = chosen[index, 1, best] > chosen[index, 0, best]
         corners[upside_down] = np.roll(corners[upside_down], 2, axis=1)
         labels = [self.tile_names[i] for i in best]
         return found.with_reads(corners, labels, confidence)

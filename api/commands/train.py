@@ -48,6 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="a crops folder with train/ and val/ class folders (repeatable)")
     reader.add_argument("--epochs", type=int, default=30)
     reader.add_argument("--batch", type=int, default=64)
+    reader.add_argument("--scenes", type=Path, action="append", default=[],
+                        help="a dataset root (with truth/ and detect/images/) whose photos also give crops "
+                             "through jittered boxes, like the finder's (repeatable)")
     reader.add_argument("--epoch-size", type=int, default=3000,
                         help="crops drawn per epoch, each --data folder weighing the same")
     _common(reader, default_models_dir() / "tile-reader")
@@ -89,7 +92,8 @@ def _train_reader(args: argparse.Namespace) -> int:
     except ImportError as error:
         raise OSError(f"training needs torch (`make train-venv`): {error}") from None
     record = train_reader(args.data, args.out, epochs=args.epochs, batch=args.batch, seed=args.seed,
-                          threads=args.threads, epoch_size=args.epoch_size, command=_command_line())
+                          threads=args.threads, epoch_size=args.epoch_size, scenes=args.scenes,
+                          command=_command_line())
     metrics = {k: v for k, v in record.metrics.items() if k != "history"}
     print(f"wrote {args.out}/model.onnx in {record.train_seconds} s: {metrics}")
     return 0

@@ -82,7 +82,7 @@ def train_detector(
     started = time.time()
     model.train(
         data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, seed=seed, deterministic=True,
-        pretrained=False, amp=False, workers=2, device="cpu", project=str(runs), name=run_name,
+        pretrained=bool(init), amp=False, workers=2, device="cpu", project=str(runs), name=run_name,
         exist_ok=True, plots=False, lr0=lr0, warmup_epochs=0 if init else 3, degrees=180.0, flipud=0.5, fliplr=0.5, patience=max(10, epochs // 3),
         verbose=True,
     )

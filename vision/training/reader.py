@@ -73,6 +73,60 @@ def load_crops(folders: Sequence[Path], split: str) -> CropSet:
     return CropSet(np.stack(images), np.array(tiles), np.array(known), np.array(source))
 
 
+@dataclass
+class SceneTiles:
+    """Tiles still in their photos, to cut crops with the box errors a detector makes."""
+
+    photos: list[np.ndarray]
+    photo_of: np.ndarray  # (N,) index into photos
+    quads: np.ndarray  # (N, 4, 2) TL, TR, BR, BL of the upright face
+    tiles: np.ndarray
+    orientation_known: np.ndarray
+
+
+def load_scene_tiles(root: Path, split: str) -> SceneTiles:
+    """Tiles of a dataset written by `rummi dataset` (``truth/`` and ``detect/images/``)."""
+    photos, photo_of, quads, tiles, known = [], [], [], [], []
+    for truth_path in sorted((Path(root) / "truth" / split).glob("*.json")):
+        truth = json.loads(truth_path.read_text())
+        usable = [t for t in truth["tiles"] if t["visible_fraction"] >= 0.8]
+        if not usable:
+            continue
+        image = cv2.imread(str(Path(root) / "detect" / "images" / split / f"{truth['name']}.jpg"), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        photos.append(image)
+        for tile in usable:
+            notation = "J" if tile["notation"].startswith("J") else tile["notation"]
+            photo_of.append(len(photos) - 1)
+            quads.append(tile["corners"])
+            tiles.append(TILE_NAMES.index(notation))
+            known.append(tile["orientation_confidence"] >= UNSURE_ORIENTATION)
+    return SceneTiles(photos, np.array(photo_of), np.array(quads, np.float32), np.array(tiles), np.array(known))
+
+
+def jittered_crop(scene: SceneTiles, index: int, rng: np.random.Generator) -> np.ndarray:
+    """An upright 72x96 crop through a box placed the way a detector might place it: shifted,
+    scaled, turned a little, corners each a little off, so the reader learns to read through
+    margins of table and cut-off edges."""
+    quad = scene.quads[index].astype(np.float64)
+    centre = quad.mean(axis=0)
+    size = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    angle = np.radians(rng.uniform(-12, 12))
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    scale = rng.uniform(0.85, 1.2, 2)  # along the tile's width and height, separately
+    across, along = quad[1] - quad[0], quad[3] - quad[0]
+    local = quad - centre
+    local = np.outer(local @ across / (across @ across), across) * scale[0] + np.outer(
+        local @ along / (along @ along), along) * scale[1]
+    moved = local @ rotation.T + centre + rng.normal(0, 0.1, 2) * size + rng.normal(0, 0.03, (4, 2)) * size
+    w, h = CROP_WH
+    target = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    matrix = cv2.getPerspectiveTransform(moved.astype(np.float32), target)
+    return cv2.warpPerspective(scene.photos[scene.photo_of[index]], matrix, CROP_WH, flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
 def _orientation_confidence(folder: Path) -> dict[str, float]:
     index = folder / "index.csv"
     if not index.is_file():
@@ -154,6 +208,14 @@ def _batch(crops: CropSet, picks: np.ndarray, rng: np.random.Generator, train: b
     return to_input(images), targets, crops.tiles[picks], crops.orientation_known[picks]
 
 
+def _scene_batch(scene: SceneTiles, picks: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    images = np.stack([augment(jittered_crop(scene, int(i), rng), rng) for i in picks])
+    flip = rng.random(len(picks)) < 0.5
+    images[flip] = images[flip, ::-1, ::-1]
+    targets = flip.astype(np.int64) * len(TILE_NAMES) + scene.tiles[picks]
+    return to_input(images), targets, scene.tiles[picks], scene.orientation_known[picks]
+
+
 def _loss(torch: Any, logits: Any, targets: Any, tiles: Any, known: Any, smoothing: float = 0.05) -> Any:
     log_probs = torch.log_softmax(logits, dim=1)
     joint = -log_probs.gather(1, targets[:, None])[:, 0]
@@ -184,8 +246,28 @@ def evaluate(model: Any, torch: Any, crops: CropSet, batch: int = 256) -> dict[s
     return {"tile_accuracy": tile_right / total, "orientation_accuracy": orient_right / total}
 
 
+def export_onnx(model: Any, torch: Any, out_dir: Path) -> None:
+    """``model.onnx`` (batch size free) and ``model.json`` into ``out_dir``."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    was_training = model.training
+    model.eval()
+    dummy = torch.zeros(1, 3, INPUT_WH[1], INPUT_WH[0])
+    torch.onnx.export(model, dummy, str(out_dir / "model.onnx"), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}}, opset_version=17,
+                      dynamo=False)
+    meta = {"tiles": list(TILE_NAMES), "orientations": ["upright", "upside_down"], "input_wh": list(INPUT_WH),
+            "input": "float32 RGB 0..1, NCHW; output logits index = orientation * 53 + tile",
+            "crop_wh": list(CROP_WH)}
+    (out_dir / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
+    model.train(was_training)
+
+
 def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, batch: int = 64, seed: int = 0,
-                 threads: int = 1, command: str = "", epoch_size: int = 3000) -> TrainingRecord:
+                 threads: int = 1, command: str = "", epoch_size: int = 3000,
+                 scenes: Sequence[Path] = ()) -> TrainingRecord:
+    """``scenes``: dataset roots whose photos also give crops through jittered boxes (a third
+    of every batch), as the finder's boxes are never exactly the labelled outline."""
     import torch
 
     torch.set_num_threads(threads)
@@ -200,6 +282,9 @@ def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, ba
         weights[train.source == number] = 1.0 / (train.source == number).sum()
     weights /= weights.sum()
     per_epoch = epoch_size
+    scene_tiles = [load_scene_tiles(root, "train") for root in scenes]
+    if scene_tiles:
+        print(f"reader: {sum(len(t.tiles) for t in scene_tiles)} tiles in photos for jittered crops", file=sys.stderr)
     model = build_model()
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * (per_epoch // batch)
@@ -213,6 +298,11 @@ def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, ba
         for step in range(per_epoch // batch):
             picks = order[step * batch:(step + 1) * batch]
             inputs, targets, tiles, known = _batch(train, picks, rng, train=True)
+            if scene_tiles:
+                scene = scene_tiles[step % len(scene_tiles)]
+                extra = _scene_batch(scene, rng.integers(0, len(scene.tiles), batch // 2), rng)
+                inputs, targets, tiles, known = (np.concatenate([a, b]) for a, b in zip(
+                    (inputs, targets, tiles, known), extra))
             logits = model(torch.from_numpy(inputs))
             loss = _loss(torch, logits, torch.from_numpy(targets), torch.from_numpy(tiles),
                          torch.from_numpy(known))
@@ -230,22 +320,15 @@ def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, ba
         if score > best_score:
             best_score = score
             best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+            export_onnx(model, torch, out_dir)  # a usable model survives an interrupted run
     train_seconds = time.time() - started
     model.load_state_dict(best_state)
     model.eval()
     final = evaluate(model, torch, val)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, INPUT_WH[1], INPUT_WH[0])
-    torch.onnx.export(model, dummy, str(out_dir / "model.onnx"), input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}}, opset_version=17,
-                      dynamo=False)
-    meta = {"tiles": list(TILE_NAMES), "orientations": ["upright", "upside_down"], "input_wh": list(INPUT_WH),
-            "input": "float32 RGB 0..1, NCHW; output logits index = orientation * 53 + tile",
-            "crop_wh": list(CROP_WH)}
-    (out_dir / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
+    export_onnx(model, torch, out_dir)
     record = TrainingRecord(
-        model="tile-reader", command=command, data=", ".join(str(f) for f in folders), seed=seed, epochs=epochs,
+        model="tile-reader", command=command, seed=seed, epochs=epochs,
+        data=", ".join(str(f) for f in folders) + "".join(f"; jittered boxes in the photos of {r}" for r in scenes),
         imgsz=list(INPUT_WH), architecture="small CNN (vision/training/reader.py build_model)",
         train_seconds=round(train_seconds), machine=machine_description(threads),
         metrics={"val_crops": int(len(val.tiles)), **{k: round(v, 4) for k, v in final.items()},
