@@ -26,7 +26,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from engine.editions import Edition, get_edition, inventory_problems
-from engine.errors import RummiError
+from engine.errors import ImpossibleStateError, RummiError
 from engine.joker_checks import VerdictOf, joker_violations
 from engine.melds import SetVerdict, classify
 from engine.notation import format_tiles
@@ -127,6 +127,7 @@ def judge_turn(
         drew=drew,
         seconds=seconds,
     )
+    _check_size(turn, box)
     _check_spots(turn, uncertain)
     cache: dict[tuple[Tile, ...], SetVerdict] = {}
     found, played, opening_value, notes = _judge(turn, preset, box, cache)
@@ -148,6 +149,23 @@ def judge_turn(
         rules=preset.name,
         notes=tuple(notes),
     )
+
+
+def _check_size(turn: _Turn, box: Edition) -> None:
+    """Refuse pictures holding more tiles than the whole box, before any costly matching.
+
+    Smaller excesses (three r7) are a verdict, :data:`Code.IMPOSSIBLE_TILES`; this bound keeps
+    the work of matching sets (quadratic, times 53 readings per unsure tile) small.
+    """
+    for where, tiles in (
+        ("the table before the turn", [t for s in turn.before for t in s]),
+        ("the table after the turn", [t for s in turn.after for t in s]),
+        ("the rack", list(turn.rack or ())),
+    ):
+        if len(tiles) > box.tile_count:
+            raise ImpossibleStateError(
+                f"{where} holds {len(tiles)} tiles; the {box.title} box has {box.tile_count}"
+            )
 
 
 def _check_spots(turn: _Turn, spots: Collection[Spot]) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import NotationError, RummiError
+from engine.errors import ImpossibleStateError, NotationError, RummiError
 from engine.notation import parse_sets, parse_tiles
 from engine.referee import Code, Side, Spot, Status, judge_turn, parse_seen
 
@@ -236,6 +236,16 @@ def test_a_tile_that_cannot_exist() -> None:
 def test_a_tile_that_cannot_exist_counting_the_rack() -> None:
     verdict = judge("r7 r8 r9 | r7 b7 k7", "r7 r8 r9 | r7 b7 k7 | k1 k2 k3", opened=True, rack="r7 k1 k2 k3")
     assert codes(verdict) == ["impossible_tiles"]
+
+
+def test_more_tiles_than_the_box_holds_is_bad_input_not_a_long_wait() -> None:
+    # Matching sets before and after is quadratic, and each unsure tile multiplies it by its 53
+    # readings: a pasted 2,000-set table kept the referee busy for minutes.
+    crowded = parse_sets(" | ".join(["r5 r6 r7"] * 40))
+    with pytest.raises(ImpossibleStateError, match="after the turn holds 120 tiles; the Standard box has 106"):
+        judge_turn(parse_sets("r5 r6 r7"), crowded, opened=True)
+    with pytest.raises(ImpossibleStateError, match="rack holds 120 tiles"):
+        judge_turn([], parse_sets("r5 r6 r7"), opened=True, rack=[t for s in crowded for t in s])
 
 
 def test_a_played_tile_that_was_not_on_the_rack() -> None:
