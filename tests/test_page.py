@@ -2,7 +2,7 @@
 films a bundled table photo. The page must open the camera, capture, and show the right tiles.
 
 Chromium plays a .y4m file as the camera (``--use-file-for-fake-video-capture``); the file is
-made here from ``tests/data/photos/two-runs.jpg`` with OpenCV. The test keeps a screenshot in
+made here from ``tests/data/photos/table-wood.jpg`` with OpenCV. The test keeps a screenshot in
 its temporary folder (and ``RUMMI_SCREENSHOT=path`` saves one more copy, e.g. for the README).
 """
 
@@ -22,8 +22,10 @@ from tests.api_server import DATA, Server
 pytestmark = pytest.mark.browser
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-PHOTO = DATA / "photos" / "two-runs.jpg"
-TRUTH = ["b3", "b4", "b5", "b6", "b7", "r5", "r6", "r7"]
+PHOTO = DATA / "photos" / "table-wood.jpg"
+#: The 15 tiles of that photo: four sets of three or more, and a pair (o7 r7) the layout takes
+#: for a rack.
+TRUTH = ["k6", "k7", "k8", "k9", "b8", "r8", "o8", "o2", "o3", "J", "r1", "o1", "b1", "o7", "r7"]
 #: A phone-sized viewport (CSS pixels), as the page is meant to be used.
 PHONE = {"width": 412, "height": 915}
 
@@ -108,10 +110,10 @@ def test_the_page_opens_the_camera_captures_and_shows_the_tiles(page, tmp_path: 
 
     read = page.evaluate("window.__rummi.state.scan.tiles.map(t => t.tile)")
     assert Counter(read) == Counter(TRUTH), f"read {sorted(read)}"
-    verdicts = page.locator("#table-sets li")
-    assert verdicts.count() == 2
-    assert page.locator("#table-sets li.valid").count() == 2
-    assert "r5 r6 r7" in page.locator("#table-sets").inner_text()
+    assert page.locator("#table-sets li").count() == 4
+    assert page.locator("#table-sets li.valid").count() == 4
+    assert "k6 k7 k8 k9" in page.locator("#table-sets").inner_text()
+    assert "Rack: o7 r7" in page.locator("#read-text").inner_text()
 
     shot = tmp_path / "page.png"
     page.screenshot(path=str(shot), full_page=True)

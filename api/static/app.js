@@ -110,7 +110,7 @@ async function showScan(result, picture, blob) {
   showStill(picture);
   $("#stage").style.aspectRatio = `${result.width} / ${result.height}`;
   $("#stage-note").textContent = result.tiles.length ? "Tap a tile to correct it." : "";
-  const unsure = result.uncertain.length ? `, ${result.uncertain.length} unsure (orange)` : "";
+  const unsure = result.uncertain.length ? `, ${result.uncertain.length} unsure (dashed, marked ?)` : "";
   say(`${result.tiles.length} tiles read${unsure}.`);
   await afterReading();
 }
@@ -140,7 +140,8 @@ function redraw() {
     canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
     return;
   }
-  const tiles = state.scan.tiles.map((tile, i) => ({ ...tile, style: state.styles.get(i) }));
+  const unsure = new Set(state.scan.uncertain);
+  const tiles = state.scan.tiles.map((tile, i) => ({ ...tile, style: state.styles.get(i), unsure: unsure.has(i) }));
   drawScene(canvas, state.photo, tiles, state.scan.width, state.scan.height);
 }
 

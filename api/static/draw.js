@@ -17,7 +17,8 @@ export function inkFor(label) {
   return INK[label[0] === "J" ? "J" : label[0]] || "#333";
 }
 
-// tiles: [{tile, corners, style?}]; photo: an image/video/canvas to draw under them, or null
+// tiles: [{tile, corners, style?, unsure?}]; an unsure reading gets a dashed outline and a "?"
+// whatever colour the mode gives it. photo: an image/video/canvas to draw under them, or null
 // to draw the outlines alone (over the live video).
 export function drawScene(canvas, photo, tiles, width, height) {
   if (canvas.width !== width || canvas.height !== height) {
@@ -32,6 +33,7 @@ export function drawScene(canvas, photo, tiles, width, height) {
     const colour = STYLE[tile.style || "plain"] || STYLE.plain;
     ctx.lineWidth = 1.5 * unit;
     ctx.strokeStyle = colour;
+    ctx.setLineDash(tile.unsure ? [4 * unit, 2.5 * unit] : []);
     ctx.beginPath();
     tile.corners.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
     ctx.closePath();
@@ -41,7 +43,7 @@ export function drawScene(canvas, photo, tiles, width, height) {
 }
 
 function label(ctx, tile, colour, unit) {
-  const text = tile.tile || "?";
+  const text = (tile.tile || "?") + (tile.unsure && tile.tile ? "?" : "");
   const xs = tile.corners.map(p => p[0]), ys = tile.corners.map(p => p[1]);
   const x = (Math.min(...xs) + Math.max(...xs)) / 2;
   const top = Math.min(...ys);
