@@ -10,6 +10,7 @@ from typing import Any
 from engine.editions import Edition
 from engine.errors import NotationError, RummiError
 from engine.notation import parse_tiles
+from engine.scoring import NotOpened
 from engine.tiles import Tile
 
 
@@ -28,6 +29,19 @@ def parse_named_racks(values: Sequence[str] | None, edition: Edition | str | Non
         except NotationError as error:
             raise RummiError(f"rack of {name}: {error.reason} (in {tiles.strip()!r})") from None
     return racks
+
+
+def parse_not_opened(values: Sequence[str]) -> dict[str, NotOpened]:
+    """Read ``--not-opened "B=could_have"`` arguments: who never opened, and why."""
+    out: dict[str, NotOpened] = {}
+    for value in values:
+        player, _, why = value.partition("=")
+        try:
+            out[player.strip()] = NotOpened(why.strip().lower().replace("-", "_"))
+        except ValueError:
+            known = ", ".join(k.value for k in NotOpened)
+            raise RummiError(f"--not-opened {value!r}: write PLAYER=WHY, WHY one of {known}") from None
+    return out
 
 
 def print_json(payload: dict[str, Any]) -> None:

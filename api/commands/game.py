@@ -19,7 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from api.commands._common import parse_named_racks, print_json
+from api.commands._common import parse_named_racks, parse_not_opened, print_json
 from api.commands.referee import EXIT_LEGAL
 from api.storage import GameStore, game_to_json, score_sheet_csv
 from engine.errors import RummiError
@@ -147,14 +147,7 @@ def _verdict_text(turn: Turn) -> str:
 def _end(args: argparse.Namespace, store: GameStore) -> int:
     game = store.load(args.game)
     racks = parse_named_racks(args.rack, game.edition)
-    not_opened = None
-    if args.not_opened:
-        not_opened = {}
-        for item in args.not_opened:
-            name, sep, why = item.partition("=")
-            if not sep:
-                raise RummiError(f"--not-opened {item!r}: write PLAYER=WHY")
-            not_opened[name.strip()] = why.strip()
+    not_opened = parse_not_opened(args.not_opened) if args.not_opened else None
     ending = game.finish(racks, winner=args.winner, bank_empty=args.bank_empty, not_opened=not_opened)
     store.finish(args.game, game)
     for player in game.players:

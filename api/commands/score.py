@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from api.commands._common import error_payload, parse_named_racks, print_json
+from api.commands._common import error_payload, parse_named_racks, parse_not_opened, print_json
 from engine.errors import RummiError
 from engine.rules import DEFAULT_PRESET, PRESETS, get_rules, parse_override, presets_markdown
 from engine.scoring import NotOpened, score_game
@@ -61,7 +61,7 @@ def handle(args: argparse.Namespace) -> int:
             rules,
             winner=args.winner,
             bank_empty=args.bank_empty,
-            not_opened=_not_opened(args.not_opened),
+            not_opened=parse_not_opened(args.not_opened),
         )
     except RummiError as error:
         if not args.json:
@@ -84,15 +84,3 @@ def _racks(args: argparse.Namespace, edition: str) -> dict[str, list]:
             raise RummiError(f'with --bank-empty give the winner\'s rack too (--rack "{args.winner}=...")')
         racks = {args.winner: [], **racks}
     return racks
-
-
-def _not_opened(values: list[str]) -> dict[str, NotOpened]:
-    out: dict[str, NotOpened] = {}
-    for value in values:
-        player, _, why = value.partition("=")
-        try:
-            out[player.strip()] = NotOpened(why.strip().lower().replace("-", "_"))
-        except ValueError:
-            known = ", ".join(k.value for k in NotOpened)
-            raise RummiError(f"--not-opened {value!r}: write PLAYER=WHY, WHY one of {known}") from None
-    return out
