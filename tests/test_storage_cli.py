@@ -55,5 +55,6 @@ def test_unknown_games_and_bad_urls_are_bad_input(rummi, capsys: pytest.CaptureF
 
 def test_a_bad_not_opened_reason_names_the_choices(rummi) -> None:
     rummi("new", "--players", "Ann", "Bob", "--preset", "pl_wikipedia_tournament")
-    code, out = rummi("end", "1", "--winner", "Ann", "--rack", "Ann=", "--rack", "Bob=k5", "--not-opened", "Bob=maybe")
+    racks = ("--rack", "Ann=", "--rack", "Bob=k5")
+    code, out = rummi("end", "1", "--winner", "Ann", *racks, "--not-opened", "Bob=maybe")
     assert code == 2 and "WHY one of could_not, could_have, announced" in out

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
+import functools
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.editions import Edition
@@ -57,3 +59,26 @@ def error_payload(error: RummiError) -> dict[str, Any]:
         payload["reason"] = error.reason
         payload["position"] = error.position
     return payload
+
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def json_errors(handle: Handler) -> Handler:
+    """Let a sub-command's ``--json`` keep its promise of one JSON object, errors included.
+
+    With ``--json`` a user error becomes :func:`error_payload` on stdout and exit code 2;
+    without it the error goes on to :mod:`api.cli`, which prints it as one line.
+    """
+
+    @functools.wraps(handle)
+    def handle_with_json_errors(args: argparse.Namespace) -> int:
+        try:
+            return handle(args)
+        except RummiError as error:
+            if not getattr(args, "json", False):
+                raise
+            print_json(error_payload(error))
+            return 2
+
+    return handle_with_json_errors

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 
-from api.commands._common import error_payload, print_json
+from api.commands._common import json_errors, print_json
 from engine.errors import RummiError
 from engine.referee import judge_turn
 from engine.rules import DEFAULT_PRESET, PRESETS, get_rules, parse_override
@@ -48,18 +48,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=handle)
 
 
+@json_errors
 def handle(args: argparse.Namespace) -> int:
-    try:
-        rules = get_rules(args.preset, **dict(parse_override(o) for o in args.set))
-        edition = args.edition or rules.edition
-        if args.could_open:
-            return _could_open(args, rules, edition)
-        verdict = _judge(args, rules, edition)
-    except RummiError as error:
-        if not args.json:
-            raise
-        print_json(error_payload(error))
-        return EXIT_BAD_INPUT
+    rules = get_rules(args.preset, **dict(parse_override(o) for o in args.set))
+    edition = args.edition or rules.edition
+    if args.could_open:
+        return _could_open(args, rules, edition)
+    verdict = _judge(args, rules, edition)
     if args.json:
         print_json(verdict.to_dict())
     else:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import argparse
 
-from api.commands._common import error_payload, parse_named_racks, parse_not_opened, print_json
+from api.commands._common import json_errors, parse_named_racks, parse_not_opened, print_json
 from engine.errors import RummiError
 from engine.rules import DEFAULT_PRESET, PRESETS, get_rules, parse_override, presets_markdown
 from engine.scoring import NotOpened, score_game
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
+EXIT_OK = 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,29 +45,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=handle)
 
 
+@json_errors
 def handle(args: argparse.Namespace) -> int:
-    try:
-        rules = get_rules(args.preset, **dict(parse_override(o) for o in args.set))
-        if args.list_presets:
-            if args.json:
-                print_json(
-                    {"default": DEFAULT_PRESET, "presets": {n: r.to_dict() for n, r in PRESETS.items()}}
-                )
-            else:
-                print(presets_markdown())
-            return EXIT_OK
-        result = score_game(
-            _racks(args, rules.edition),
-            rules,
-            winner=args.winner,
-            bank_empty=args.bank_empty,
-            not_opened=parse_not_opened(args.not_opened),
-        )
-    except RummiError as error:
-        if not args.json:
-            raise
-        print_json(error_payload(error))
-        return EXIT_BAD_INPUT
+    rules = get_rules(args.preset, **dict(parse_override(o) for o in args.set))
+    if args.list_presets:
+        if args.json:
+            print_json({"default": DEFAULT_PRESET, "presets": {n: r.to_dict() for n, r in PRESETS.items()}})
+        else:
+            print(presets_markdown())
+        return EXIT_OK
+    result = score_game(
+        _racks(args, rules.edition),
+        rules,
+        winner=args.winner,
+        bank_empty=args.bank_empty,
+        not_opened=parse_not_opened(args.not_opened),
+    )
     if args.json:
         print_json(result.to_dict())
     else:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import argparse
 
-from api.commands._common import error_payload, parse_named_racks, print_json
+from api.commands._common import json_errors, parse_named_racks, print_json
 from engine.editions import EDITIONS, get_edition
-from engine.errors import RummiError
 from engine.notation import parse_sets
 from engine.table import validate_table
 
-EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_INVALID = 0, 1
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,16 +36,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=handle)
 
 
+@json_errors
 def handle(args: argparse.Namespace) -> int:
-    try:
-        edition = get_edition(args.edition)
-        sets = parse_sets(args.table, edition)
-        racks = parse_named_racks(args.rack, edition)
-    except RummiError as error:
-        if not args.json:
-            raise
-        print_json(error_payload(error))
-        return EXIT_BAD_INPUT
+    edition = get_edition(args.edition)
+    sets = parse_sets(args.table, edition)
+    racks = parse_named_racks(args.rack, edition)
     verdict = validate_table(sets, edition, racks)
     if args.json:
         print_json(verdict.to_dict())
