@@ -144,6 +144,16 @@ def test_bad_urls_are_clear_errors(tmp_path: Path) -> None:
         GameStore.open("postgresql://nobody@127.0.0.1:1/none")
 
 
+def test_a_database_that_is_not_rummis_is_a_clear_error(url: str) -> None:
+    # Pointing --db at some other program's database used to end in a driver traceback.
+    from api.storage import Database
+
+    with Database.open(url) as db, db.transaction() as tx:
+        tx.execute("CREATE TABLE games (id INTEGER, name TEXT)")
+    with pytest.raises(StorageError, match="database error: "):  # SQLite and PostgreSQL word it differently
+        GameStore.open(url).list_games()
+
+
 # --- exports -------------------------------------------------------------------------------------
 
 

@@ -67,8 +67,9 @@ class Transaction:
 class Database:
     """One open connection. Use :meth:`transaction` for every write: all of it or none of it."""
 
-    def __init__(self, connection: Any, dialect: Dialect, url: str) -> None:
+    def __init__(self, connection: Any, dialect: Dialect, url: str, driver_error: type[Exception]) -> None:
         self._connection = connection
+        self._driver_error = driver_error
         self.dialect = dialect
         self.url = url
 
@@ -78,9 +79,11 @@ class Database:
         or ``postgresql://user@host:port/dbname``."""
         scheme = urlsplit(url).scheme.lower()
         if scheme == "sqlite":
-            return cls(_open_sqlite(url), SQLITE, url)
+            return cls(_open_sqlite(url), SQLITE, url, sqlite3.Error)
         if scheme in ("postgresql", "postgres"):
-            return cls(_open_postgresql(url), POSTGRESQL, url)
+            import psycopg  # _open_postgresql has checked that it is installed
+
+            return cls(_open_postgresql(url), POSTGRESQL, url, psycopg.Error)
         raise StorageError(f"database URL {url!r}: use sqlite:///FILE or postgresql://...")
 
     @contextlib.contextmanager
@@ -89,13 +92,25 @@ class Database:
 
         ``write=False`` is for reads: on SQLite it does not take the write lock, so readers
         never wait for each other (WAL lets them read while a writer writes).
+
+        What the driver raises (a locked file, a lost server, a database of another program
+        without our columns) becomes :class:`StorageError`, so a user sees one line, not a
+        traceback.
         """
+        try:
+            with self._driver_transaction(write) as cursor:
+                yield Transaction(cursor, self.dialect)
+        except self._driver_error as error:
+            raise StorageError(f"database error: {str(error).strip()}") from error
+
+    @contextlib.contextmanager
+    def _driver_transaction(self, write: bool) -> Iterator[Any]:
         if self.dialect is SQLITE:
             cursor = self._connection.cursor()
             # A writer takes the write lock at once, not half-way through its transaction.
             cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
-                yield Transaction(cursor, self.dialect)
+                yield cursor
             except BaseException:
                 if self._connection.in_transaction:
                     cursor.execute("ROLLBACK")
@@ -103,7 +118,7 @@ class Database:
             cursor.execute("COMMIT")
         else:
             with self._connection.transaction(), self._connection.cursor() as cursor:
-                yield Transaction(cursor, self.dialect)
+                yield cursor
 
     def query_one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
         with self.transaction(write=False) as tx:
