@@ -166,6 +166,9 @@ def test_json_export_reads_back_the_same_game() -> None:
     assert data["ending"]["scores"] == {"Ann": 42, "Bob": -42}
     again = game_from_json(text)
     assert again.to_dict() == game.to_dict()
+    for other in ("[]", '"rummi-game/1"', '{"format": "csv"}'):
+        with pytest.raises(ValueError, match="not a rummi-game/1 export"):
+            game_from_json(other)
 
 
 def test_score_sheet_csv_has_a_row_per_game_and_totals() -> None:

@@ -28,8 +28,9 @@ def game_to_json(game: Game) -> str:
 def game_from_json(text: str) -> Game:
     """Read back what :func:`game_to_json` wrote."""
     data = json.loads(text)
-    if data.get("format") != EXPORT_FORMAT:
-        raise ValueError(f"not a {EXPORT_FORMAT} export (format {data.get('format')!r})")
+    found = data.get("format") if isinstance(data, dict) else type(data).__name__
+    if found != EXPORT_FORMAT:
+        raise ValueError(f"not a {EXPORT_FORMAT} export (format {found!r})")
     return Game.from_dict(data)
 
 
