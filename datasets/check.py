@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,6 +112,9 @@ def _check_label_file(path: Path, where: str, values_per_line: int, classes: tup
             values = [float(v) for v in parts[1:]]
         except ValueError:
             report.problems.append(f"{place}: not numbers: {line.strip()!r}")
+            continue
+        if not all(math.isfinite(v) for v in values):  # float() reads nan and inf
+            report.problems.append(f"{place}: not finite: {line.strip()!r}")
             continue
         if not 0 <= class_id < len(classes):
             report.problems.append(f"{place}: class {class_id} outside 0..{len(classes) - 1}")

@@ -155,3 +155,16 @@ def test_real_tiles_for_pasting_come_only_from_train_sessions(tmp_path):
     for tile in bank:
         assert tile.sprite.shape == (160, 120, 4)
         assert tile.sprite[..., 3].max() == 255 and tile.sprite[..., 3].min() == 0  # cut along the outline
+
+
+def test_check_refuses_labels_that_are_not_finite_numbers(tmp_path):
+    # float() reads "nan" and "inf", and every comparison with NaN is false: such a box passed.
+    for kind in ("images", "labels"):
+        (tmp_path / f"detect/{kind}/train").mkdir(parents=True)
+    (tmp_path / "detect/images/train/a.jpg").write_bytes(b"not looked at")
+    (tmp_path / "detect/labels/train/a.txt").write_text("0 nan 0.5 0.1 0.1\n0 0.5 0.5 inf 0.1\n")
+    problems = check_dataset(tmp_path).problems
+    assert [p for p in problems if "a.txt" in p] == [
+        "detect/labels/train/a.txt line 1: not finite: '0 nan 0.5 0.1 0.1'",
+        "detect/labels/train/a.txt line 2: not finite: '0 0.5 0.5 inf 0.1'",
+    ]
