@@ -29,6 +29,14 @@ class Side(enum.Enum):
     AFTER = "after"
     RACK = "rack"
 
+    def __lt__(self, other: Side) -> bool:
+        """Spots sort by picture (before, after, rack); unordered sides made sorting spots of two
+        pictures raise TypeError."""
+        if not isinstance(other, Side):
+            return NotImplemented
+        order = list(Side)
+        return order.index(self) < order.index(other)
+
 
 @dataclass(frozen=True, order=True)
 class Spot:
