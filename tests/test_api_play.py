@@ -88,6 +88,18 @@ def test_a_violation_that_hangs_on_an_unsure_tile_is_uncertain_not_illegal(clien
     assert "o9" in verdict["violations"][0]["depends_on"][0]["alternatives"]
 
 
+def test_unsure_tiles_in_both_pictures(client: httpx.Client) -> None:
+    turn = {
+        "before": "r5 r6 r7",
+        "after": "r5 r6 r7 | k9 b9 b9",
+        "opened": True,
+        "uncertain": [{"side": "after", "set": 1, "index": 2}, {"side": "before", "set": 0, "index": 0}],
+    }
+    response = client.post("/api/v1/turns/judge", json=turn)
+    assert response.status_code == 200, response.text
+    assert response.json()["status"] == "uncertain"
+
+
 def test_an_unsure_tile_where_there_is_none_is_refused(client: httpx.Client) -> None:
     response = client.post(
         "/api/v1/turns/judge",

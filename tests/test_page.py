@@ -211,3 +211,34 @@ def test_the_end_of_game_sheet_adds_up_rounds(page) -> None:
     totals = page.locator("#sheet tfoot td").all_inner_texts()
     assert totals == ["Total", "+30", "-17", "-13"]  # Ann 43-13, Bob -12-5, Cy -31+18
     assert "Leading: Ann" in page.locator("#sheet").inner_text()
+
+
+def test_my_rack_mode_asks_for_the_best_move(page) -> None:
+    """Table and rack in one picture: the rack here is o7 r7, and nothing on this table takes them."""
+    camera_on(page)
+    page.locator("#modes [data-mode='rack']").click()
+    page.locator("#opened").check()
+    capture(page)
+    page.wait_for_selector("#hint-result .verdict", timeout=60_000)
+    assert page.locator("#hint-result .verdict").inner_text() == "Draw a tile"
+    assert "no rack tile fits on the table" in page.locator("#hint-result").inner_text()
+
+
+def test_the_referee_times_a_turn_and_gives_the_verdict(page) -> None:
+    """Before and after pictures of the same table: the player played nothing and must draw."""
+    camera_on(page)
+    page.locator("#modes [data-mode='referee']").click()
+    page.locator("#ref-before").click()  # captures the table before the turn
+    page.wait_for_function("!document.querySelector('#ref-after').disabled", timeout=60_000)
+    page.wait_for_function("document.querySelector('#timer').textContent.startsWith('0:01')", timeout=10_000)
+    assert page.locator("#timer").inner_text().endswith("/ 2:00")  # the default preset's turn limit
+    page.locator("#ref-after").click()
+    page.wait_for_function(
+        "document.querySelector('#verdict .verdict') || document.querySelector('#status.error')",
+        timeout=60_000,
+    )
+    assert not page.locator("#status.error").count(), page.locator("#status").inner_text()
+    assert page.locator("#verdict .verdict").inner_text() == "ILLEGAL"
+    verdict = page.locator("#verdict").inner_text()
+    assert "no tile was played from the rack" in verdict
+    assert "The player draws 1 tile." in verdict
