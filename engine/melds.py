@@ -153,10 +153,9 @@ def _group_readings(numbered: list[Tile], jokers: list[Tile], edition: Edition) 
     if len(numbers) > 1:
         return [], "numbers differ"
     colours = Counter(t.colour for t in numbered)
-    repeated = [c for c, n in colours.items() if n > 1]
+    repeated = repeated_colour_reason(numbered)
     if repeated:
-        shown = format_tiles(sorted(numbered, key=lambda t: (t.colour not in repeated, t.sort_key())))
-        return [], f"colour repeated: {shown}"
+        return [], repeated
     if size > edition.max_group_size:
         return [], f"a group has at most {edition.max_group_size} tiles (one per colour)"
     number = numbers.pop()
@@ -168,6 +167,19 @@ def _group_readings(numbered: list[Tile], jokers: list[Tile], edition: Edition) 
     if not readings:
         return [], "a coloured joker can only stand for a tile of its own colour"
     return readings, ""
+
+
+def repeated_colour_reason(numbered: Sequence[Tile]) -> str:
+    """Why these tiles cannot share a group because a colour repeats ("" when none does).
+
+    The tiles of the repeated colour are shown first, so the reader sees the clash at once.
+    """
+    colours = Counter(t.colour for t in numbered)
+    repeated = {c for c, n in colours.items() if n > 1}
+    if not repeated:
+        return ""
+    shown = format_tiles(sorted(numbered, key=lambda t: (t.colour not in repeated, t.sort_key())))
+    return f"colour repeated: {shown}"
 
 
 def _run_readings(numbered: list[Tile], jokers: list[Tile], edition: Edition) -> tuple[list[Reading], str]:

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from engine.editions import Edition, get_edition
-from engine.melds import Reading, SetKind, SetVerdict, _group_readings, _run_readings
+from engine.melds import Reading, SetKind, SetVerdict, _group_readings, _run_readings, repeated_colour_reason
 from engine.notation import format_tiles
 from engine.tiles import Colour, JokerKind, Tile
 
@@ -100,11 +100,10 @@ def _group_with_specials(
         return [], "a colour-change joker only goes in runs"
     if len({t.number for t in numbered}) > 1:
         return [], "numbers differ"
-    colours = Counter(t.colour for t in numbered)
-    if any(n > 1 for n in colours.values()):
-        repeated = {c for c, n in colours.items() if n > 1}
-        shown = format_tiles(sorted(numbered, key=lambda t: (t.colour not in repeated, t.sort_key())))
-        return [], f"colour repeated: {shown}"
+    repeated = repeated_colour_reason(numbered)
+    if repeated:
+        return [], repeated
+    colours = {t.colour for t in numbered}
     size = len(numbered) + sum(_slots(j) for _, j in jokers)
     if size > ed.max_group_size:
         return [], f"a group has at most {ed.max_group_size} tiles (one per colour; a double joker is two)"
