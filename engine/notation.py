@@ -26,7 +26,7 @@ _TOKEN = re.compile(r"[^\s,|]+")
 _NUMBERED = re.compile(r"^([a-z])([0-9]+)$", re.ASCII)
 _MAX_DIGITS = 4
 _MAX_SHOWN = 24
-_JOKER_SUFFIX = {k.value: k for k in JokerKind if k not in (JokerKind.COLOURED,)}
+_JOKER_SUFFIX = {k.value: k for k in JokerKind if k is not JokerKind.COLOURED}
 
 
 def _read_token(token: str, edition: Edition, text: str, position: int) -> Tile:
@@ -77,10 +77,9 @@ def _fallback_joker(tile: Tile, edition: Edition, shown: str, text: str, positio
 
     Twist calls its ordinary joker ``Js``; users (and the camera) write ``J`` for it.
     """
-    if tile.joker is JokerKind.PLAIN:
-        for candidate in (Tile(joker=JokerKind.STANDARD),):
-            if edition.holds(candidate):
-                return candidate
+    standard = Tile(joker=JokerKind.STANDARD)
+    if tile.joker is JokerKind.PLAIN and edition.holds(standard):
+        return standard
     raise NotationError(f'"{shown}": {edition.explain_missing(tile)}', text, position)
 
 
