@@ -31,10 +31,11 @@ class Edition:
 
     name: str
     title: str
-    max_number: int
-    colours: tuple[Colour, ...]
-    copies: int
     jokers: Mapping[Tile, int]
+    # The standard box's shape is the default, so an edition states only how it differs.
+    max_number: int = 13
+    colours: tuple[Colour, ...] = _STANDARD_COLOURS
+    copies: int = 2
     min_number: int = 1
     coloured_jokers: bool = False
     colour_names: Mapping[Colour, str] = field(default_factory=dict)
@@ -130,9 +131,6 @@ _EXPERT_JOKERS = {Tile(joker=JokerKind.COLOURED, colour=c): 2 for c in _STANDARD
 STANDARD = Edition(
     name="standard",
     title="Standard",
-    max_number=13,
-    colours=_STANDARD_COLOURS,
-    copies=2,
     jokers=_plain_jokers(2),
     source="rules.md 1.1: 104 numbered + 2 jokers",
 )
@@ -144,17 +142,12 @@ EDITIONS: dict[str, Edition] = {
         Edition(
             name="standard4j",
             title="Standard with 4 jokers",
-            max_number=13,
-            colours=_STANDARD_COLOURS,
-            copies=2,
             jokers=_plain_jokers(4),
             source="rules.md 1.1: CZ-SHOP (Piatnik) counts 4 jokers",
         ),
         Edition(
             name="xp",
             title="XP",
-            max_number=13,
-            colours=_STANDARD_COLOURS,
             copies=3,
             jokers=_plain_jokers(4),
             source="rules.md 1.2: 156 numbered (x3) + 4 jokers, 2-6 players",
@@ -163,7 +156,6 @@ EDITIONS: dict[str, Edition] = {
             name="start_right",
             title="Start Right",
             max_number=10,
-            colours=_STANDARD_COLOURS,
             copies=1,
             jokers=_plain_jokers(2),
             source="rules.md 1.5: 40 tiles 1-10 in four colours + 2 jokers",
@@ -171,18 +163,12 @@ EDITIONS: dict[str, Edition] = {
         Edition(
             name="twist",
             title="Twist",
-            max_number=13,
-            colours=_STANDARD_COLOURS,
-            copies=2,
             jokers=_TWIST_JOKERS,
             source="rules.md 1.3: 104 numbered + 8 special jokers (2 each)",
         ),
         Edition(
             name="expert",
             title="Expert",
-            max_number=13,
-            colours=_STANDARD_COLOURS,
-            copies=2,
             jokers=_EXPERT_JOKERS,
             coloured_jokers=True,
             source="rules.md 1.4: 104 numbered + 8 jokers in four colours",
@@ -190,9 +176,6 @@ EDITIONS: dict[str, Edition] = {
         Edition(
             name="cards",
             title="Playing cards",
-            max_number=13,
-            colours=_STANDARD_COLOURS,
-            copies=2,
             jokers=_plain_jokers(2),
             colour_names={
                 Colour.BLACK: "spades",
