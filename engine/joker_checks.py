@@ -62,12 +62,16 @@ def joker_violations(
 
 
 def _freed_jokers(changes: TableChanges) -> tuple[Tile, ...]:
-    placed = []
-    for a, tiles in enumerate(changes.after):
-        for tile, source in zip(tiles, changes.sources[a]):
-            if tile.is_joker and source not in (RACK,) and changes.heir.get(source) != a:
-                placed.append(tile)
-    return tuple(placed)
+    return tuple(t for a in range(len(changes.after)) for t in _freed_jokers_in(changes, a))
+
+
+def _freed_jokers_in(changes: TableChanges, a: int) -> list[Tile]:
+    """Jokers of after-set ``a`` that came from a table set other than the one ``a`` continues."""
+    return [
+        tile
+        for tile, source in zip(changes.after[a], changes.sources[a])
+        if tile.is_joker and source != RACK and changes.heir.get(source) != a
+    ]
 
 
 def _how_freed(changes: TableChanges, b: int, rules: Rules, verdict_of: VerdictOf) -> list[Violation]:
@@ -132,12 +136,7 @@ def _where_freed_jokers_went(changes: TableChanges, rules: Rules) -> list[Violat
     out = []
     heirs = {h for h in changes.heir.values() if h is not None}
     for a, tiles in enumerate(changes.after):
-        freed_here = [
-            t
-            for t, s in zip(tiles, changes.sources[a])
-            if t.is_joker and s != RACK and changes.heir.get(s) != a
-        ]
-        if not freed_here:
+        if not _freed_jokers_in(changes, a):
             continue
         own = changes.own_count(a)
         if own < rules.freed_joker_min_own_tiles:
