@@ -188,3 +188,8 @@ def test_a_set_with_a_twist_special_joker_stays_as_it_is():
 def test_a_locked_set_grows_in_reading_order():
     h = hint("r5 J r7", "r8 r4 k3", rules="pagat_sabra")
     assert format_sets(h.table) == "r4 r5 J r7 r8"
+
+
+def test_explanation_of_a_split_run():
+    h = hint("k3 k4 k5 k6 k7 k8 | r4 b4 o4", "k6")
+    assert h.explanation == ["split k3 k4 k5 k6 k7 k8 after k6", "add k6 to k7 k8 to make k6 k7 k8"]

@@ -2,8 +2,10 @@
 
 The solver only knows tile counts, so where a tile came from is reconstructed here: each new set
 is matched to the old set it shares most tiles with, the rest of its tiles are taken from other
-old sets, and what is left came from the rack. The lines read like a player's moves:
-``add r8 J to r5 r6 r7``, ``swap the joker in r5 J r7 for r6``, ``new set k3 b3 o3 from your rack``.
+old sets, and what is left came from the rack. An old set whose tiles go to several new sets is
+first *split* (``split k3 k4 k5 k6 k7 k8 after k5``); the pieces then read like old sets. The
+lines read like a player's moves: ``add r8 J to r5 r6 r7 to make r5 r6 r7 r8 J``, ``swap the
+joker in r5 J r7 for r6``, ``new set k3 b3 o3 from your rack``.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from engine.melds import classify
 from engine.notation import format_tiles
 from engine.tiles import Tile
 
@@ -26,32 +29,44 @@ def explain(pos: "Position", answer: "TurnAnswer", opened: bool) -> list[str]:
     remaining = {k: Counter(s) for k, s in enumerate(old_sets) if k not in kept_old}
     rack_left = Counter(answer.played)
     lines: list[str] = []
-    opening = not opened
-    if opening and answer.opening_value:
+    if not opened and answer.opening_value:
         lines.append(f"opening worth {answer.opening_value} points")
     # biggest overlap first, so a set that grew is read as "add", not as a new set
-    order = sorted(range(len(new_sets)), key=lambda i: -max(
-        [sum((Counter(new_sets[i]) & c).values()) for c in remaining.values()] + [0]
-    ))
+    order = sorted(
+        range(len(new_sets)),
+        key=lambda i: -max([sum((Counter(new_sets[i]) & c).values()) for c in remaining.values()] + [0]),
+    )
+    plans: list[tuple[list[Tile], list[tuple[int, list[Tile]]], list[Tile]]] = []
     for i in order:
         new = new_sets[i]
         need = Counter(new)
-        sources: list[tuple[list[Tile], list[Tile]]] = []  # (old set, tiles taken from it)
+        sources: list[tuple[int, list[Tile]]] = []  # (old set, tiles taken from it)
         while need and remaining:
-            k, overlap = max(
-                ((k, need & c) for k, c in remaining.items()), key=lambda kc: sum(kc[1].values())
-            )
+            k, overlap = max(((k, need & c) for k, c in remaining.items()), key=lambda kc: sum(kc[1].values()))
             if not overlap:
                 break
             remaining[k] -= overlap
             need -= overlap
-            sources.append((old_sets[k], list(overlap.elements())))
+            sources.append((k, list(overlap.elements())))
             if not remaining[k]:
                 del remaining[k]
         from_rack = need & rack_left
         rack_left -= from_rack
-        need -= from_rack
-        lines.append(_line(new, sources, list(from_rack.elements())))
+        plans.append((new, sources, list(from_rack.elements())))
+
+    # old sets whose tiles go to several new sets are split first
+    destinations: dict[int, list[list[Tile]]] = {}
+    for _, sources, _ in plans:
+        for k, taken in sources:
+            destinations.setdefault(k, []).append(taken)
+    # (a joker or a single tile taken out reads better as a swap or a take, not as a split)
+    split = {k for k, pieces in destinations.items() if len(pieces) > 1 and min(map(len, pieces)) > 1}
+    for k in sorted(split):
+        lines.append(_split_line(old_sets[k], destinations[k], pos))
+    for new, sources, rack in plans:
+        line = _line(new, [(old_sets[k] if k not in split else taken, taken) for k, taken in sources], rack)
+        if line:
+            lines.append(line)
     return lines
 
 
@@ -65,6 +80,26 @@ def _kept_indices(old_sets: list[list[Tile]], kept_sets: list[list[Tile]]) -> se
     return used
 
 
+def _split_line(old: list[Tile], pieces: list[list[Tile]], pos: "Position") -> str:
+    """``split r1 r2 r3 r4 r5 r6 after r3`` for a run cut into runs; else the pieces."""
+    text = format_tiles(old)
+    verdict = classify(old, pos.edition)
+    if verdict.valid and not any(t.is_joker for t in old) and verdict.kind.value == "run":
+        ordered = sorted(old, key=lambda t: t.number)  # type: ignore[arg-type,return-value]
+        cuts: list[Tile] = []
+        at = 0
+        for piece in sorted(pieces, key=lambda p: min(t.number for t in p)):  # type: ignore[type-var]
+            span = ordered[at : at + len(piece)]
+            if Counter(span) != Counter(piece):
+                break
+            at += len(piece)
+            if at < len(ordered):
+                cuts.append(ordered[at - 1])
+        else:
+            return f"split {text} after " + " and after ".join(str(t) for t in cuts)
+    return f"take {text} apart into " + " | ".join(format_tiles(p) for p in pieces)
+
+
 def _line(new: list[Tile], sources: list[tuple[list[Tile], list[Tile]]], rack: list[Tile]) -> str:
     text = format_tiles(new)
     rack_text = format_tiles(rack)
@@ -73,6 +108,8 @@ def _line(new: list[Tile], sources: list[tuple[list[Tile], list[Tile]]], rack: l
     if len(sources) == 1:
         old, taken = sources[0]
         whole = Counter(taken) == Counter(old)
+        if whole and not rack:
+            return ""  # a piece of a split, as it is
         if whole and rack:
             return f"add {rack_text} to {format_tiles(old)} to make {text}"
         left_out = list((Counter(old) - Counter(taken)).elements())
