@@ -31,7 +31,7 @@ _JOKER_SUFFIX = {k.value: k for k in JokerKind if k is not JokerKind.COLOURED}
 
 def _read_token(token: str, edition: Edition, text: str, position: int) -> Tile:
     low = token.lower()
-    shown = _shortened(token)
+    shown = shorten_token(token)
     tile: Tile
     if low.startswith("j") and low[1:].isascii() and low[1:].isdigit():
         raise NotationError(f'"{shown}": a joker has no number; write J alone', text, position)
@@ -64,7 +64,7 @@ def _read_token(token: str, edition: Edition, text: str, position: int) -> Tile:
             position,
         )
     if len(digits) > _MAX_DIGITS:  # int() refuses over 4,300 digits; no box goes near 4 digits
-        missing = edition.explain_missing_number(_shortened(digits))
+        missing = edition.explain_missing_number(shorten_token(digits))
         raise NotationError(f'"{shown}": {missing}', text, position)
     tile = Tile(number=int(digits), colour=COLOUR_LETTERS[letter])
     if not edition.holds(tile):
@@ -83,7 +83,7 @@ def _fallback_joker(tile: Tile, edition: Edition, shown: str, text: str, positio
     raise NotationError(f'"{shown}": {edition.explain_missing(tile)}', text, position)
 
 
-def _shortened(token: str) -> str:
+def shorten_token(token: str) -> str:
     """A token as an error message quotes it: a pasted megabyte must not become the message."""
     return token if len(token) <= _MAX_SHOWN else token[: _MAX_SHOWN - 3] + "..."
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from engine.editions import Edition
 from engine.errors import NotationError
-from engine.notation import parse_sets, parse_tiles
+from engine.notation import parse_sets, parse_tiles, shorten_token
 from engine.tiles import Tile
 
 
@@ -65,6 +65,11 @@ def parse_seen(
             if token.strip("?") == "":
                 raise NotationError(
                     "'?' marks the tile just before it as uncertain: write r6?, not r6 ?", text
+                )
+            if token.startswith("?"):
+                bare, shown = shorten_token(token.strip("?")), shorten_token(token)
+                raise NotationError(
+                    f"'?' goes after the tile it marks as uncertain: write {bare}?, not {shown}", text
                 )
             if token.endswith("?"):
                 spots.append(Spot(side, 0 if side is Side.RACK else set_index, index))

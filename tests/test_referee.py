@@ -315,6 +315,8 @@ def test_an_uncertain_rack_tile() -> None:
 def test_a_question_mark_on_its_own_and_a_spot_with_no_tile_are_bad_input() -> None:
     with pytest.raises(NotationError):
         parse_seen("r5 ? r6", Side.AFTER)
+    with pytest.raises(NotationError, match="write r6\\?, not \\?r6"):  # was read as a sure r6
+        parse_seen("r5 ?r6 r7", Side.AFTER)
     with pytest.raises(RummiError):
         judge_turn([], parse_sets("r10 r11 r12"), opened=True, uncertain=[Spot(Side.AFTER, 3, 0)])
 
