@@ -60,7 +60,7 @@ def explain(pos: "Position", answer: "TurnAnswer", opened: bool) -> list[str]:
         for k, taken in sources:
             destinations.setdefault(k, []).append(taken)
     # (a joker or a single tile taken out reads better as a swap or a take, not as a split)
-    split = {k for k, pieces in destinations.items() if len(pieces) > 1 and min(map(len, pieces)) > 1}
+    split = {k for k, pieces in destinations.items() if sum(len(p) > 1 for p in pieces) > 1}
     for k in sorted(split):
         lines.append(_split_line(old_sets[k], destinations[k], pos))
     for new, sources, rack in plans:
