@@ -123,7 +123,7 @@ def convert(source: Path, out_dir: Path, val_fraction: float = 0.2, show_progres
         raise DatasetError(f"{source}: no such folder (pass --source)")
     names = read_class_names(source)
     photos = list_photos(source)
-    split = split_by_session(p.session for p in photos)
+    split = split_by_session((p.session for p in photos), val_fraction)
     writer.prepare(out_dir)
     summaries, crop_rows = [], []
     with Progress(len(photos), "real", enabled=show_progress) as bar:
@@ -137,8 +137,8 @@ def convert(source: Path, out_dir: Path, val_fraction: float = 0.2, show_progres
         "source": str(source),
         "credit": SOURCE_CREDIT,
         "val_policy": (
-            "by shooting session: per file-name prefix, the highest-numbered 20% of photos (a "
-            "contiguous number block) are val; the export's own random train/valid split is not "
+            f"by shooting session: per file-name prefix, the highest-numbered {val_fraction:.0%} of photos "
+            "(a contiguous number block) are val; the export's own random train/valid split is not "
             "used because neighbouring numbers show the same table"
         ),
         "val_ranges": val_ranges(split),

@@ -86,6 +86,15 @@ def test_convert_writes_every_variant_with_session_split(tmp_path):
 
 
 @needs_photos
+def test_the_val_fraction_decides_the_val_block(tmp_path):
+    # rummi dataset real --val-fraction used to be accepted and ignored (always 20%).
+    src = _small_export(tmp_path / "src")
+    manifest = convert(src, tmp_path / "out", val_fraction=0.5, show_progress=False)
+    assert manifest["val_ranges"] == {"rummy2": [5, 7], "rummyBackground": [5, 5]}  # ceil(5 / 2) of rummy2
+    assert "50%" in manifest["val_policy"]
+
+
+@needs_photos
 def test_upside_down_tiles_get_their_corners_turned(tmp_path):
     convert(_small_export(tmp_path / "src"), tmp_path / "out", show_progress=False)
     # rummy2-5 photographs eight tiles all upside down, rummy2-1 eight all upright

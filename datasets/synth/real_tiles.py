@@ -37,7 +37,7 @@ def cut_real_tiles(source: Path, val_fraction: float = 0.2) -> list[RealTile]:
     """Every usable whole tile of the train sessions under ``source``, as upright sprites."""
     names = read_class_names(Path(source))
     photos = list_photos(Path(source))
-    split = split_by_session(p.session for p in photos)
+    split = split_by_session((p.session for p in photos), val_fraction)
     tiles: list[RealTile] = []
     for photo in photos:
         if split[photo.session] != "train" or photo.session[0] in PARTIAL_SESSIONS:
