@@ -97,6 +97,9 @@ def score_game(
     the pool ran dry (``bank_empty``), the lowest rack wins; ``winner`` may name one of the tied
     lowest racks and is required when there is such a tie.
 
+    The racks together must fit in the preset's box: three jokers in a standard game are a
+    typo, not 90 points (:class:`ImpossibleStateError`).
+
     ``not_opened`` names players who never laid their opening. It matters only under presets
     with ``never_opened_penalty`` and only when someone went out, which is how PL-WIKI and
     MSO-2019 word the rule (rules.md 5.3); asking for it after the pool ran dry is an error.
@@ -104,6 +107,7 @@ def score_game(
     preset = get_rules(rules)
     if len(racks) < 2:
         raise RummiError("scoring needs at least two players")
+    preset.box.check_inventory(t for tiles in racks.values() for t in tiles)
     totals = {player: rack_points(tiles, preset) for player, tiles in racks.items()}
     not_opened = {p: NotOpened(v) if isinstance(v, str) else v for p, v in (not_opened or {}).items()}
     unknown = sorted(set(not_opened) - set(racks))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import RummiError
+from engine.errors import ImpossibleStateError, RummiError
 from engine.notation import parse_tiles
 from engine.rules import get_rules
 from engine.scoring import GameEnd, NotOpened, ScoreSheet, rack_points, score_game
@@ -52,6 +52,13 @@ def test_the_winner_must_have_gone_out() -> None:
         score_game(racks(A="", B="r4"), winner="Z")
     with pytest.raises(RummiError, match="no rack given for ''"):  # `rummi score --winner ""`
         score_game(racks(A="r1", B="r4"), winner="", bank_empty=True)
+
+
+def test_racks_that_cannot_come_from_one_box_are_refused() -> None:
+    # Three jokers in a standard box is a typo; scoring it would charge 90 points.
+    with pytest.raises(ImpossibleStateError, match="3 x J, but the Standard edition has only 2"):
+        score_game(racks(A="", B="J J", C="J"), winner="A")
+    assert score_game(racks(A="", B="J J J"), "czech_piatnik", winner="A").scores["B"] == -90  # 4 jokers
 
 
 # --- never opened (5.3) -------------------------------------------------------------------------
