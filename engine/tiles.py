@@ -14,8 +14,12 @@ The text notation (see :mod:`engine.notation`) is the tile's ``str``::
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # editions build on tiles; the name is only needed for the annotation
+    from engine.editions import Edition
 
 
 class Colour(enum.Enum):
@@ -95,7 +99,7 @@ class Tile:
         return cls(joker=kind, colour=colour)
 
     @classmethod
-    def parse(cls, text: str, edition: "Edition | None" = None) -> "Tile":  # noqa: F821
+    def parse(cls, text: str, edition: Edition | str | None = None) -> Tile:
         """Read one tile in the notation, checked against ``edition`` (standard by default)."""
         from engine.notation import parse_tile
 
