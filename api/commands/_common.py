@@ -12,6 +12,7 @@ from typing import Any
 from engine.editions import Edition
 from engine.errors import NotationError, RummiError
 from engine.notation import parse_tiles
+from engine.rules import DEFAULT_PRESET, Rules, get_rules, parse_override
 from engine.scoring import NotOpened
 from engine.tiles import Tile
 
@@ -31,6 +32,17 @@ def parse_named_racks(values: Sequence[str] | None, edition: Edition | str | Non
         except NotationError as error:
             raise RummiError(f"rack of {name}: {error.reason} (in {tiles.strip()!r})") from None
     return racks
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--preset NAME`` and repeatable ``--set RULE=VALUE``; read them back with :func:`rules_from_args`."""
+    parser.add_argument("--preset", default=DEFAULT_PRESET, help=f"rule preset (default {DEFAULT_PRESET})")
+    parser.add_argument("--set", action="append", metavar="RULE=VALUE", default=[], help="override one rule")
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The preset named by ``--preset`` with every ``--set`` override applied."""
+    return get_rules(args.preset, **dict(parse_override(o) for o in args.set))
 
 
 def parse_not_opened(values: Sequence[str]) -> dict[str, NotOpened]:

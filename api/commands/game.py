@@ -19,13 +19,18 @@ import argparse
 import sys
 from pathlib import Path
 
-from api.commands._common import parse_named_racks, parse_not_opened, print_json
+from api.commands._common import (
+    add_rules_arguments,
+    parse_named_racks,
+    parse_not_opened,
+    print_json,
+    rules_from_args,
+)
 from api.commands.referee import EXIT_LEGAL
 from api.storage import GameStore, game_to_json, score_sheet_csv
 from engine.errors import RummiError
 from engine.game import Game, Turn
 from engine.notation import format_sets
-from engine.rules import DEFAULT_PRESET, get_rules, parse_override
 from engine.scoring import NotOpened
 from engine.seen import Side, parse_seen
 
@@ -43,8 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     new.add_argument(
         "--players", nargs="+", required=True, help="names in seating order, first to play first"
     )
-    new.add_argument("--preset", default=DEFAULT_PRESET, help=f"rule preset (default {DEFAULT_PRESET})")
-    new.add_argument("--set", action="append", metavar="RULE=VALUE", default=[], help="override one rule")
+    add_rules_arguments(new)
 
     turn = _action(actions, "turn", "judge and record the next turn")
     turn.add_argument("game", type=int, help="game id")
@@ -96,7 +100,7 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _new(args: argparse.Namespace, store: GameStore) -> int:
-    rules = get_rules(args.preset, **dict(parse_override(o) for o in args.set))
+    rules = rules_from_args(args)
     game_id = store.create(Game(players=tuple(args.players), rules=rules))
     print(game_id)
     return EXIT_LEGAL

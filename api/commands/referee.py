@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import argparse
 
-from api.commands._common import json_errors, print_json
+from api.commands._common import add_rules_arguments, json_errors, print_json, rules_from_args
 from engine.errors import RummiError
 from engine.referee import judge_turn
-from engine.rules import DEFAULT_PRESET, PRESETS, get_rules, parse_override
+from engine.rules import PRESETS
 from engine.seen import Side, parse_seen
 from engine.verdicts import Status, TurnVerdict
 
@@ -38,8 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--opened", action="store_true", help="the player had already made the opening")
     parser.add_argument("--drew", action="store_true", help="the player drew a tile this turn")
     parser.add_argument("--seconds", type=float, help="how long the turn took")
-    parser.add_argument("--preset", default=DEFAULT_PRESET, help=f"rule preset (default {DEFAULT_PRESET})")
-    parser.add_argument("--set", action="append", metavar="RULE=VALUE", default=[], help="override one rule")
+    add_rules_arguments(parser)
     parser.add_argument("--edition", help="tile box (default: the preset's)")
     parser.add_argument(
         "--could-open", action="store_true", help="instead: could --rack have opened? (never-opened penalty)"
@@ -50,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 @json_errors
 def handle(args: argparse.Namespace) -> int:
-    rules = get_rules(args.preset, **dict(parse_override(o) for o in args.set))
+    rules = rules_from_args(args)
     edition = args.edition or rules.edition
     if args.could_open:
         return _could_open(args, rules, edition)

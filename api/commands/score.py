@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import argparse
 
-from api.commands._common import json_errors, parse_named_racks, parse_not_opened, print_json
+from api.commands._common import (
+    add_rules_arguments,
+    json_errors,
+    parse_named_racks,
+    parse_not_opened,
+    print_json,
+    rules_from_args,
+)
 from engine.errors import RummiError
-from engine.rules import DEFAULT_PRESET, PRESETS, get_rules, parse_override, presets_markdown
+from engine.rules import DEFAULT_PRESET, PRESETS, presets_markdown
 from engine.scoring import NotOpened, score_game
 
 EXIT_OK = 0
@@ -26,8 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__.splitlines()[0],
         epilog="Presets: " + ", ".join(PRESETS) + ". See docs/rules-presets.md.",
     )
-    parser.add_argument("--preset", default=DEFAULT_PRESET, help=f"rule preset (default {DEFAULT_PRESET})")
-    parser.add_argument("--set", action="append", metavar="RULE=VALUE", default=[], help="override one rule")
+    add_rules_arguments(parser)
     parser.add_argument("--winner", help="the player who went out (with --bank-empty: optional)")
     parser.add_argument(
         "--rack", action="append", metavar="PLAYER=TILES", help='tiles left on a rack, e.g. "B=r4 b8 J"'
@@ -47,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 @json_errors
 def handle(args: argparse.Namespace) -> int:
-    rules = get_rules(args.preset, **dict(parse_override(o) for o in args.set))
+    rules = rules_from_args(args)
     if args.list_presets:
         if args.json:
             print_json({"default": DEFAULT_PRESET, "presets": {n: r.to_dict() for n, r in PRESETS.items()}})
