@@ -169,6 +169,9 @@ PRESETS: dict[str, Rules] = {
             match_end=MatchEnd.HIGHEST_TOTAL,  # #19 (or a target agreed at the start)
             notes=(
                 "table play in the opening turn: " + _NOT_STATED,
+                "freeing a joker by rearranging: the rulebook lets a set with a joker be split and "
+                "lose tiles but shows retrieval only with a rack tile; allowed here [inferred] "
+                "(rules.md 6 #9)",
                 "match end: 'decide how many points to reach'; override match_end=target_score "
                 "and target_score=N for that",
             ),
