@@ -182,6 +182,15 @@ def test_score_sheet_csv_has_a_row_per_game_and_totals() -> None:
     assert rows[3] == ["total", "", "", "Ann", "37", "-37"]
 
 
+def test_score_sheet_csv_never_hands_a_spreadsheet_a_formula() -> None:
+    game = Game(players=("=HYPERLINK(1)", "Bob"), rules="pressman_us_2009")
+    game.finish({"=HYPERLINK(1)": [], "Bob": parse_tiles("r5")}, winner="=HYPERLINK(1)")
+    rows = list(csv.reader(io.StringIO(score_sheet_csv([game]))))
+    assert rows[0][4] == "'=HYPERLINK(1)"
+    assert rows[1][3] == "'=HYPERLINK(1)"
+    assert rows[2][3] == "'=HYPERLINK(1)"
+
+
 def test_an_unfinished_game_has_no_score_sheet() -> None:
     with pytest.raises(RummiError, match="not finished"):
         score_sheet_csv([Game(players=("Ann", "Bob"))])

@@ -34,12 +34,17 @@ def game_from_json(text: str) -> Game:
     return Game.from_dict(data)
 
 
+def _cell(text: str) -> str:
+    """A player's name as a spreadsheet shows it: never run as a formula (CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def score_sheet_csv(games: Sequence[Game]) -> str:
     """The score sheet of finished games with the same players, as CSV text."""
     sheet = score_sheet(games)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["game", "started_at", "ending", "winner", *sheet.players])
+    writer.writerow(["game", "started_at", "ending", "winner", *map(_cell, sheet.players)])
     for game in games:
         assert game.ending is not None  # score_sheet() refused unfinished games
         writer.writerow(
@@ -47,11 +52,11 @@ def score_sheet_csv(games: Sequence[Game]) -> str:
                 game.id if game.id is not None else "",
                 game.started_at or "",
                 game.ending.end.value,
-                game.ending.winner,
+                _cell(game.ending.winner),
                 *(game.ending.scores[p] for p in sheet.players),
             ]
         )
-    writer.writerow(["total", "", "", sheet.match_winner or "", *sheet.totals.values()])
+    writer.writerow(["total", "", "", _cell(sheet.match_winner or ""), *sheet.totals.values()])
     if sheet.rules.match_end is MatchEnd.MOST_GAMES_WON:
         writer.writerow(["games won", "", "", "", *sheet.games_won.values()])
     return out.getvalue()
