@@ -5,7 +5,7 @@
   the engine refuses the request as a whole (the winner still holds tiles, the game is over);
 * a photo that cannot be read (:class:`vision.image_io.ImageError`): 400, 413 or 415;
 * recognition models missing (:class:`vision.onnx_model.ModelError`): 503;
-* an unknown game: 404; a game another process changed under us: 409;
+* an unknown game: 404; a game another process changed under us: 409; the database failing: 503;
 * anything else: 500 with a short message and no traceback (the traceback goes to the log).
 
 Every answer is JSON with a ``detail`` string a person can read, as FastAPI's own errors have.
@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.storage import DatabaseFailureError
 from engine.errors import ImpossibleStateError, NotationError, RummiError
 from vision.image_io import ImageError
 from vision.onnx_model import ModelError
@@ -57,6 +58,8 @@ class UnsupportedMediaError(RummiError):
 
 
 def _status_for_rummi_error(error: RummiError) -> int:
+    if isinstance(error, DatabaseFailureError):
+        return 503
     return 422 if isinstance(error, (FieldError, NotationError, ImpossibleStateError)) else 400
 
 

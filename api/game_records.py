@@ -14,7 +14,7 @@ import threading
 from collections.abc import Collection, Mapping, Sequence
 
 from api.errors import GameConflictError, GameNotFoundError
-from api.storage import GameStore, GameSummary, StorageError
+from api.storage import DatabaseFailureError, GameStore, GameSummary, StorageError
 from engine.errors import RummiError
 from engine.game import Game, Turn, score_sheet
 from engine.referee import Spot
@@ -103,6 +103,8 @@ class GameRecords:
     def _write(self, game_id: int, write: object) -> None:
         try:
             write()  # type: ignore[operator]
+        except DatabaseFailureError:
+            raise
         except StorageError as error:
             # Only another process can have changed the game between our read and this write.
             raise GameConflictError(game_id, str(error)) from None

@@ -115,3 +115,19 @@ def test_turns_sent_at_once_keep_the_record_whole(server: Server) -> None:
     assert players == (["Ann", "Bob", "Cy"] * 5)[:13]
     assert all(t["verdict"]["status"] == "legal" for t in record["turns"])
     assert all(t["before"] == "r10 r11 r12" for t in record["turns"][1:])
+
+
+def test_a_failing_database_is_503_not_a_conflict(tmp_path) -> None:
+    """A broken database is the service's trouble (503, try later), not a race the client lost."""
+    import sqlite3
+
+    from tests.api_server import serving
+
+    database = tmp_path / "games.db"
+    with serving(tmp_path, f"sqlite:///{database}") as server, server.client() as client:
+        game = new_game(client, "Ann", "Bob")
+        with sqlite3.connect(database) as connection:
+            connection.execute("DROP TABLE turns")
+        response = client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"})
+    assert response.status_code == 503, response.text
+    assert response.json()["detail"].startswith("database error: ")

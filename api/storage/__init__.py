@@ -4,7 +4,7 @@ I/O lives here, not in the engine: :mod:`engine.game` holds the record as data, 
 writes it (one transaction per turn) and reads it back.
 """
 
-from api.storage.database import Database, StorageError
+from api.storage.database import Database, DatabaseFailureError, StorageError
 from api.storage.export import game_from_json, game_to_json, score_sheet_csv
 from api.storage.games import DEFAULT_URL, GameStore, GameSummary
 
@@ -13,6 +13,7 @@ __all__ = [
     "Database",
     "GameStore",
     "GameSummary",
+    "DatabaseFailureError",
     "StorageError",
     "game_from_json",
     "game_to_json",

@@ -30,6 +30,14 @@ class StorageError(RummiError):
     """The database could not be opened or used as asked (bad URL, missing server, conflict)."""
 
 
+class DatabaseFailureError(StorageError):
+    """The database itself failed (a locked file, a lost server, a foreign schema).
+
+    Kept apart from refusals about the game (no such game, a turn out of order) so the service
+    answers 503 ("try again later") instead of blaming the request.
+    """
+
+
 @dataclass(frozen=True)
 class Dialect:
     name: str
@@ -101,7 +109,7 @@ class Database:
             with self._driver_transaction(write) as cursor:
                 yield Transaction(cursor, self.dialect)
         except self._driver_error as error:
-            raise StorageError(f"database error: {str(error).strip()}") from error
+            raise DatabaseFailureError(f"database error: {str(error).strip()}") from error
 
     @contextlib.contextmanager
     def _driver_transaction(self, write: bool) -> Iterator[Any]:
