@@ -7,8 +7,9 @@ orientation together with the number is what tells a 6 from an upside-down 9: th
 where the number sits on the face and where the brand mark is.
 
 The finder's box may have its long side the wrong way round (a tile seen nearly square, or
-one whose angle was 45 degrees off), so every box is also read turned a quarter round, and
-the more confident reading wins.
+one whose angle was 45 degrees off), so a box read with little confidence is read again
+turned a quarter round, and the more confident reading wins. Each crop is also read turned by 180 degrees and the two
+answers averaged ("r6 upright" of one is "r6 upside down" of the other), which steadies it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import numpy as np
 from vision.detections import TileDetections
 from vision.onnx_model import OnnxModel
 
+#: A first reading at least this sure (tile and orientation together) is not read again turned.
+SURE_ENOUGH = 0.9
 #: Size (w, h) every crop is first warped to: the size of the training crops of datasets/.
 CROP_SIZE: tuple[int, int] = (72, 96)
 
@@ -60,30 +63,41 @@ class TileReader:
         self.tile_names: list[str] = list(model.meta["tiles"])
         width, height = model.meta["input_wh"]
         self.input_size: tuple[int, int] = (int(width), int(height))
+        self.read_turned: bool = bool(model.meta.get("read_turned", True))
 
     def read(self, image_bgr: np.ndarray, found: TileDetections) -> TileDetections:
         if not len(found):
             return found
-        # Each box is read twice: as found, and turned a quarter round about its centre. A box
-        # whose angle was ambiguous (a tile seen nearly square, or 45 degrees off) then still
-        # gets one upright reading; the more confident of the two wins.
         count = len(found)
-        candidates = np.concatenate([found.corners, quarter_turned(found.corners)])
-        crops = np.stack([self._prepare(warp_crop(image_bgr, c)) for c in candidates])
-        probabilities = self._probabilities(crops)  # (2N, orientation, tile)
-        best_joint = probabilities.reshape(2 * count, -1).max(axis=1)
-        use_turned = best_joint[count:] > best_joint[:count]
-        rows = np.arange(count) + count * use_turned
-        chosen = probabilities[rows]
-        corners = candidates[rows].copy()
-        per_tile = chosen.sum(axis=1)
+        corners = found.corners.copy()
+        probabilities = self._read_boxes(image_bgr, corners)  # (N, orientation, tile)
+        # A box whose long side was taken the wrong way round (a tile seen nearly square, or
+        # one whose angle was 45 degrees off) reads poorly; read those again turned a quarter
+        # round about their centres, and keep the more confident reading.
+        unsure = np.flatnonzero(probabilities.reshape(count, -1).max(axis=1) < SURE_ENOUGH)
+        if len(unsure):
+            turned_boxes = quarter_turned(corners[unsure])
+            second = self._read_boxes(image_bgr, turned_boxes)
+            better = second.reshape(len(unsure), -1).max(axis=1) > probabilities[unsure].reshape(len(unsure), -1).max(axis=1)
+            probabilities[unsure[better]] = second[better]
+            corners[unsure[better]] = turned_boxes[better]
+        per_tile = probabilities.sum(axis=1)
         best = per_tile.argmax(axis=1)
         index = np.arange(count)
         confidence = per_tile[index, best]
-        upside_down = chosen[index, 1, best] > chosen[index, 0, best]
+        upside_down = probabilities[index, 1, best] > probabilities[index, 0, best]
         corners[upside_down] = np.roll(corners[upside_down], 2, axis=1)
         labels = [self.tile_names[i] for i in best]
         return found.with_reads(corners, labels, confidence)
+
+    def _read_boxes(self, image_bgr: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        crops = np.stack([self._prepare(warp_crop(image_bgr, c)) for c in corners])
+        probabilities = self._probabilities(crops)
+        if self.read_turned:
+            # The same crops turned by 180 degrees: "upright" there is "upside down" here.
+            turned = self._probabilities(np.ascontiguousarray(crops[:, :, ::-1, ::-1]))
+            probabilities = (probabilities + turned[:, ::-1, :]) / 2
+        return probabilities
 
     def _prepare(self, crop_bgr: np.ndarray) -> np.ndarray:
         small = cv2.resize(crop_bgr, self.input_size, interpolation=cv2.INTER_AREA)
