@@ -45,8 +45,9 @@ def render(folder: Path, evaluation: dict | None, notes: str) -> str:
         "",
         "## Metrics",
         "",
-        "On the validation split of the data (real photos held out by shooting session: per file-name "
-        "prefix the highest-numbered 20%, see `data/real/manifest.json`):",
+        "Recorded by the training run on the val split of its data (the real photos held out by shooting "
+        "session: per file-name prefix the highest-numbered 20%, see `data/real/manifest.json`; for a "
+        "model trained on several folders, their val splits together):",
         "",
     ]
     lines += [f"- {key}: {value}" for key, value in metrics.items()]
@@ -59,7 +60,8 @@ def render(folder: Path, evaluation: dict | None, notes: str) -> str:
             f"- tile read precision {evaluation['precision']}, recall {evaluation['recall']}",
             f"- photos read perfectly: {evaluation['perfect_photos']}/{evaluation['photos']} "
             f"({evaluation['perfect_share']:.1%})",
-            f"- median latency per photo: {evaluation['median_latency_ms']} ms",
+            f"- median latency per photo: {evaluation['median_latency_ms']} ms (measured on the shared 2-core "
+            "machine while other jobs ran; `benchmarks/vision.py` gives the latency figure)",
         ]
     lines += ["", "## Credit", "", CREDIT, ""]
     return "\n".join(lines)
