@@ -24,6 +24,10 @@ from engine.notation import parse_tile
 from engine.tiles import Tile
 
 
+#: A finder score from which a box is taken for a tile without doubt.
+SURELY_A_TILE = 0.5
+
+
 @dataclass(frozen=True)
 class TileDetections:
     """Tiles in one image, in full-resolution pixel coordinates.
@@ -119,8 +123,14 @@ class TileDetections:
     # --- reading ------------------------------------------------------------------------
     @property
     def confidence(self) -> np.ndarray:
-        """How sure the whole pipeline is of each tile: found *and* read right."""
-        return self.find_confidence * self.read_confidence
+        """How sure the pipeline is of each tile: that it is a tile, and read right.
+
+        The finder's score is not a probability: real tiles score about 0.7 and anything above
+        ``SURELY_A_TILE`` was a tile on the held-out photos, so only a score below that lowers
+        the confidence; above it, the read's own probability is the tile's confidence.
+        """
+        found = np.clip(self.find_confidence / SURELY_A_TILE, 0.0, 1.0)
+        return found * self.read_confidence
 
     def tiles(self) -> list[Tile | None]:
         return [parse_tile(label) if label is not None else None for label in self.labels]
