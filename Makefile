@@ -21,9 +21,13 @@ $(STAMP): pyproject.toml requirements/runtime.txt requirements/dev.txt
 system:
 	bash scripts/setup-system.sh
 
+# The main job on a bundled photo: find and read every tile, lay out the sets, check them,
+# and write the photo with each tile outlined (demo.png); then a hint and a referee verdict.
 demo: venv
-	$(BIN)/rummi validate "r5 r6 r7 | k9 b9 o9 | k12 k13 k1"; true
+	$(BIN)/rummi scan vision/samples/images/sets-rummy-11.jpg --draw demo.png
+	@echo "annotated photo written to demo.png"
 	$(BIN)/rummi hint --table "r5 r6 r7 | k9 b9 o9" --rack "r8 J o9 k1" --opened
+	$(BIN)/rummi referee --before "r4 J r6 | b5 k5 o5 r5" --after "r4 r5 r6 | b5 k5 o5 | J k7 k8" --opened --rack "k7 k8 b2" --preset goliath_modern
 
 test: venv system
 	bash scripts/run-tests.sh
