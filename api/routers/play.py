@@ -76,20 +76,29 @@ async def hint(request: HintRequest, inference: InferenceDep) -> HintOut:
     description="Says which tiles were played, every rule broken with the reason and the tiles "
     "involved, and the consequence (penalty draw, table restored) under the rule preset.",
 )
-async def judge(request: TurnRequest) -> TurnVerdictOut:
+async def judge(request: TurnRequest, inference: InferenceDep) -> TurnVerdictOut:
     edition, rules = request.resolved()
-    verdict = judge_turn(
-        parse_field_sets("before", request.before, edition),
-        parse_field_sets("after", request.after, edition),
-        opened=request.opened,
-        rack=parse_field_tiles("rack", request.rack, edition) if request.rack is not None else None,
-        rules=rules,
-        edition=edition,
-        seconds=request.seconds,
-        drew=request.drew,
-        uncertain=[spot.spot() for spot in request.uncertain],
-    )
-    return TurnVerdictOut(**verdict.to_dict())
+    before = parse_field_sets("before", request.before, edition)
+    after = parse_field_sets("after", request.after, edition)
+    rack = parse_field_tiles("rack", request.rack, edition) if request.rack is not None else None
+
+    def work() -> TurnVerdictOut:
+        # Off the event loop: with many unsure tiles the referee tries their other readings,
+        # which can take a second or two.
+        verdict = judge_turn(
+            before,
+            after,
+            opened=request.opened,
+            rack=rack,
+            rules=rules,
+            edition=edition,
+            seconds=request.seconds,
+            drew=request.drew,
+            uncertain=[spot.spot() for spot in request.uncertain],
+        )
+        return TurnVerdictOut(**verdict.to_dict())
+
+    return await inference.run(work)
 
 
 @router.post(
