@@ -24,7 +24,14 @@ from datasets.scene import ORIENTATION_INK, LabelledTile, Scene
 from datasets.sessions import session_of, split_by_session, val_ranges
 from datasets import writer
 
-DEFAULT_SOURCE = Path("/work/shared/datasets/rummikub-photos")
+def _default_source() -> Path:
+    """The shared photo export: beside the checkout (as laid out for developers and CI),
+    else the workplace's fixed copy. ``$RUMMI_REAL_PHOTOS`` overrides both at the call sites."""
+    beside = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "rummikub-photos"
+    return beside if beside.is_dir() else Path("/work/shared/datasets/rummikub-photos")
+
+
+DEFAULT_SOURCE = _default_source()
 SOURCE_CREDIT = (
     "Roboflow Universe rummikue/rummikub-nvypk-8cwem v1, a copy of jonasbuehler/rummikub-nvypk "
     "by Jonas Bühler, CC BY 4.0"
