@@ -121,7 +121,7 @@ def test_cli_scan_json_prints_one_object_per_photo(capsys: pytest.CaptureFixture
 def test_cli_scan_for_a_person_and_a_bad_photo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"not a jpeg")
-    assert rummi(["scan", str(SCATTER), str(broken)]) == 2
+    assert rummi(["scan", str(SETS), str(broken)]) == 2
     captured = capsys.readouterr()
     assert "set 1:" in captured.out and "tiles found" in captured.out
     assert "broken.jpg is not an image" in captured.err and "Traceback" not in captured.err
