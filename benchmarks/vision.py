@@ -4,8 +4,10 @@
     .venv/bin/python benchmarks/vision.py --skip-accuracy       # latency only
 
 Latency: the median over ``--runs`` scans of a 1000x750 photo (models loaded, one warm-up run
-first), find + read + layout, as `rummi scan` does it; also a 12 MP version of the same photo
-(upscaled), which the finder downscales and the reader crops at full resolution.
+first), find + read + layout, as `rummi scan` does it. The default photo is the hardest sample
+(27 tiles at every angle, so many tiles get a second look); the accuracy run also gives the
+median over every held-out photo. Also a 12 MP version of the sample (upscaled), which the
+finder downscales and the reader crops at full resolution.
 
 Accuracy: the real photos held out by shooting session (``data/real/manifest.json``'s val split,
 made by `rummi dataset real`), or the bundled samples when that is absent.
@@ -83,6 +85,7 @@ def main() -> int:
     print(f"accuracy on {where}: {s['photos']} photos, {s['tiles_labelled']} tiles")
     print(f"  tile read precision {s['precision']:.4f}, recall {s['recall']:.4f}, "
           f"perfect photos {s['perfect_photos']}/{s['photos']} ({s['perfect_share']:.1%})")
+    print(f"  latency over these photos (1000x750 or 750x1000 each): median {s['median_latency_ms']:.1f} ms")
     if scores.imperfect:
         print(f"  imperfect: {', '.join(scores.imperfect)}")
     return 0

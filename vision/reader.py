@@ -6,10 +6,9 @@ then picks one of 53 tiles x 2 orientations (upright, or turned by 180 degrees).
 orientation together with the number is what tells a 6 from an upside-down 9: the model sees
 where the number sits on the face and where the brand mark is.
 
-The finder's box may have its long side the wrong way round (a tile seen nearly square, or
-one whose angle was 45 degrees off), so a box read with little confidence is read again
-turned a quarter round, and the more confident reading wins. Each crop is also read turned by 180 degrees and the two
-answers averaged ("r6 upright" of one is "r6 upside down" of the other), which steadies it.
+A tile read with little confidence gets a closer look (see :meth:`TileReader.read`): its crop
+read both ways up and averaged ("r6 upright" of one is "r6 upside down" of the other), then
+its box turned a quarter round, then stretched; the most confident reading wins.
 """
 
 from __future__ import annotations
@@ -66,6 +65,11 @@ def quarter_turned(corners: np.ndarray) -> np.ndarray:
     return (np.stack([-offsets[..., 1], offsets[..., 0]], axis=-1) + centres).astype(np.float32)
 
 
+def _sureness(probabilities: np.ndarray) -> np.ndarray:
+    """The probability of the single likeliest (orientation, tile) per crop."""
+    return probabilities.reshape(len(probabilities), -1).max(axis=1)
+
+
 class TileReader:
     """Runs the crop classifier. ``read(photo, found)`` returns ``found`` with labels filled."""
 
@@ -81,23 +85,26 @@ class TileReader:
             return found
         count = len(found)
         corners = found.corners.copy()
-        probabilities = self._read_boxes(image_bgr, corners)  # (N, orientation, tile)
-        # A box whose long side was taken the wrong way round (a tile seen nearly square, or
-        # one whose angle was 45 degrees off), or one that cut off the top of the number, reads
-        # poorly; read those again turned a quarter round, then stretched along their long
-        # side, and keep the most confident reading. (Held-out read precision with an early
-        # reader: 0.65 without a second look, 0.82 with the quarter turn; with the shipped one,
-        # stretching by 1.2 took 0.9675 to 0.9747, by 1.3 no further; re-reading below 0.97
-        # instead of 0.9 changed nothing.)
-        unsure = np.flatnonzero(probabilities.reshape(count, -1).max(axis=1) < SURE_ENOUGH)
-        for alternative in (quarter_turned, taller):
+        probabilities = self._read_boxes(image_bgr, corners, both_ways=False)  # (N, orientation, tile)
+        unsure = np.flatnonzero(_sureness(probabilities) < SURE_ENOUGH)
+        # A tile read with little confidence gets a closer look, cheapest first: the same box
+        # read both ways up and averaged; then the box turned a quarter round (its long side
+        # was taken the wrong way: a tile seen nearly square, or an angle 45 degrees off); then
+        # the box stretched along its long side (it cut off the top of the number). The most
+        # confident reading wins. (Held-out read precision with an early reader: 0.65 without
+        # a second look, 0.82 with the quarter turn; with the shipped one, stretching by 1.2
+        # took 0.9675 to 0.9747, by 1.3 no further; reading every tile both ways up instead of
+        # only unsure ones: same accuracy, 15% more time; the later looks one way up only:
+        # 0.9838 instead of 0.9856.)
+        for alternative in (None, quarter_turned, taller):
             if not len(unsure):
                 break
-            other_boxes = alternative(found.corners[unsure])
-            second = self._read_boxes(image_bgr, other_boxes)
-            better = second.reshape(len(unsure), -1).max(axis=1) > probabilities[unsure].reshape(len(unsure), -1).max(axis=1)
+            other_boxes = found.corners[unsure] if alternative is None else alternative(found.corners[unsure])
+            second = self._read_boxes(image_bgr, other_boxes, both_ways=True)
+            better = (_sureness(second) > _sureness(probabilities[unsure])) | (alternative is None)
             probabilities[unsure[better]] = second[better]
             corners[unsure[better]] = other_boxes[better]
+            unsure = unsure[_sureness(probabilities[unsure]) < SURE_ENOUGH]
         per_tile = probabilities.sum(axis=1)
         best = per_tile.argmax(axis=1)
         index = np.arange(count)
@@ -107,10 +114,10 @@ class TileReader:
         labels = [self.tile_names[i] for i in best]
         return found.with_reads(corners, labels, confidence)
 
-    def _read_boxes(self, image_bgr: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    def _read_boxes(self, image_bgr: np.ndarray, corners: np.ndarray, both_ways: bool) -> np.ndarray:
         crops = np.stack([self._prepare(warp_crop(image_bgr, c)) for c in corners])
         probabilities = self._probabilities(crops)
-        if self.read_turned:
+        if both_ways and self.read_turned:
             # The same crops turned by 180 degrees: "upright" there is "upside down" here.
             turned = self._probabilities(np.ascontiguousarray(crops[:, :, ::-1, ::-1]))
             probabilities = (probabilities + turned[:, ::-1, :]) / 2
