@@ -33,7 +33,10 @@ from vision.image_io import load_image  # noqa: E402
 from vision.scanner import Scanner  # noqa: E402
 
 SAMPLE = ROOT / "vision" / "samples" / "images" / "scatter-rummy-42.jpg"
-SHARED_PHOTOS = Path("/work/shared/datasets/rummikub-photos")
+# The shared photos beside the checkout (as CI lays it out), else the machine's fixed place.
+SHARED_PHOTOS = next((p for p in (ROOT.parent / "shared" / "datasets" / "rummikub-photos",
+                                  Path("/work/shared/datasets/rummikub-photos")) if p.is_dir()),
+                     Path("/work/shared/datasets/rummikub-photos"))
 MANIFEST = ROOT / "data" / "real" / "manifest.json"
 
 
