@@ -28,6 +28,7 @@ import cv2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from datasets.real import DEFAULT_SOURCE  # noqa: E402
 from vision.evaluation import evaluate, holdout_filter, labelled_photos  # noqa: E402
 from vision.image_io import load_image  # noqa: E402
 from vision.scanner import Scanner  # noqa: E402
