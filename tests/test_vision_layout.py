@@ -63,6 +63,15 @@ def test_loose_tiles_next_to_sets_are_the_rack() -> None:
     assert found.with_rack(np.isin(np.arange(5), layout.rack)).on_rack.sum() == 2
 
 
+def test_loose_tiles_lying_every_which_way_are_unfinished_table_sets_not_a_rack() -> None:
+    # Tiles scattered at many angles stand in no rack's tiers: they are on the table, and the
+    # table check then says each is no set.
+    found = scene(row(["r5", "r6", "r7"], 50, 50) + [("k1", 100, 300, 0), ("J", 250, 300, 70), ("b4", 400, 300, 135)])
+    layout = lay_out(found)
+    assert layout.rack is None
+    assert sorted(labels_of(found, layout.sets)) == [["J"], ["b4"], ["k1"], ["r5", "r6", "r7"]]
+
+
 def test_a_gap_of_a_whole_tile_splits_a_row() -> None:
     found = scene(row(["r5", "r6", "r7"], 50, 50) + row(["k2", "k3", "k4"], 50 + 3 * 31 + 30, 50))
     assert labels_of(found, lay_out(found).sets) == [["r5", "r6", "r7"], ["k2", "k3", "k4"]]

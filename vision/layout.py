@@ -10,7 +10,8 @@ Which tiles are a *rack* is told by how they lie, not by the colour of anything 
 tables come in every colour):
 
 * ``kind="auto"`` (the default): chains of three or more touching tiles are table sets; the
-  rest are the rack (``None`` when nothing is left). A photo whose chains make no valid set at
+  rest are the rack (``None`` when nothing is left) when they all stand the same way up, as
+  tiles in a rack do; loose tiles lying every which way are unfinished sets on the table. A photo whose chains make no valid set at
   all while every tile stands the same way up is taken for a rack photo: rack tiles stand in
   one or two straight tiers and often touch, but rarely by chance in valid sets.
 * ``kind="table"``: every chain (even of one tile) is a set; no rack.
@@ -82,6 +83,11 @@ def lay_out(found: TileDetections, kind: LayoutKind = "auto") -> Layout:
         return Layout(sets=_reading_order_of_sets(found, sets), rack=None)
     if sets and _looks_like_rack(found, sets):
         return Layout(sets=[], rack=_rack_order(found, list(range(count))))
+    if rest and not _stand_alike(found, rest):
+        # Loose tiles lying every which way are on the table, not on a rack (rack tiles stand
+        # in tiers, all the same way up): they are the table's unfinished sets.
+        sets += [_row_order(found, c) for c in rows if len(c) < MIN_SET_TILES and c[0] in rest]
+        return Layout(sets=_reading_order_of_sets(found, sets), rack=None)
     return Layout(sets=_reading_order_of_sets(found, sets), rack=_rack_order(found, rest) if rest else None)
 
 
@@ -184,5 +190,10 @@ def _looks_like_rack(found: TileDetections, sets: list[list[int]]) -> bool:
         chain = [tiles[i] for i in members]
         if any(t is None for t in chain) or classify(chain).valid:  # type: ignore[arg-type]
             return False  # unread tiles cannot be judged: keep the table reading
-    up = found.up_vectors
+    return _stand_alike(found, list(range(len(found))))
+
+
+def _stand_alike(found: TileDetections, members: list[int]) -> bool:
+    """Every one of ``members`` stands the same way up (within MAX_TURN_DEGREES), as on a rack."""
+    up = found.up_vectors[members]
     return bool(np.all(up @ up.mean(axis=0) >= np.cos(np.radians(MAX_TURN_DEGREES))))
