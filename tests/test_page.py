@@ -242,3 +242,20 @@ def test_the_referee_times_a_turn_and_gives_the_verdict(page) -> None:
     verdict = page.locator("#verdict").inner_text()
     assert "no tile was played from the rack" in verdict
     assert "The player draws 1 tile." in verdict
+
+
+def test_a_failed_hint_after_ticking_opened_says_why(page) -> None:
+    """Ticking "already opened" asks for a new hint; when the service fails the page must say so."""
+    camera_on(page)
+    page.locator("#modes [data-mode='rack']").click()
+    capture(page)
+    page.wait_for_selector("#hint-result .verdict", timeout=60_000)
+    page.route(
+        "**/api/v1/hint",
+        lambda route: route.fulfill(
+            status=503, content_type="application/json", body='{"detail": "solver unavailable"}'
+        ),
+    )
+    page.locator("#opened").check()
+    page.wait_for_selector("#status.error", timeout=10_000)
+    assert page.locator("#status").inner_text() == "solver unavailable"

@@ -345,8 +345,9 @@ function init() {
   $("#camera").addEventListener("click", showVideo);
   $("#photo").addEventListener("click", openFix);
   $("#save-corrections").addEventListener("click", saveCorrections);
-  $("#preset").addEventListener("change", () => state.scan && afterReading());
-  modes.init();
+  const refresh = () => state.scan && afterReading();
+  $("#preset").addEventListener("change", refresh);
+  modes.init(refresh);
   loadPresets();
   startCamera();
   // For the browser test and for anyone poking at the page from the console.

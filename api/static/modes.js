@@ -284,11 +284,13 @@ export async function run(mode) {
   if (state.scan) await RUN[mode]();
 }
 
-export function init() {
+// `refresh` asks again for the current mode's answer and shows it (or the error), as a new
+// reading does; the page passes it in, since the redraw lives there.
+export function init(refresh) {
   $("#new-game").addEventListener("submit", newGame);
   $("#winner").addEventListener("change", showMatch);
   $("#score-round").addEventListener("click", scoreRound);
-  $("#opened").addEventListener("change", () => state.scan && run("rack"));
+  $("#opened").addEventListener("change", refresh);
   $("#ref-before").addEventListener("click", async () => {
     referee.waiting = "before";
     await loadTurnLimit();
