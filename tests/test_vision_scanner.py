@@ -133,3 +133,29 @@ def test_cli_eval_prints_the_figures(capsys: pytest.CaptureFixture[str], tmp_pat
     out = capsys.readouterr().out
     assert "tile read precision" in out and "photos read perfectly" in out and "latency" in out
     assert cv2.imread(str(confusion)) is not None
+
+
+def damaged_models(folder: Path, onnx: bytes, meta: str | None = None) -> Path:
+    """A copy of the shipped model folders with ``model.onnx`` (and maybe ``model.json``) replaced."""
+    shipped = Path(__file__).resolve().parents[1] / "models"
+    for name in ("tile-finder", "tile-reader"):
+        (folder / name).mkdir(parents=True)
+        (folder / name / "model.onnx").write_bytes(onnx)
+        (folder / name / "model.json").write_text(meta or (shipped / name / "model.json").read_text())
+    return folder
+
+
+def test_a_git_lfs_pointer_instead_of_weights_is_one_clear_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    models = damaged_models(tmp_path, b"version https://git-lfs.github.com/spec/v1\noid sha256:0\nsize 1\n")
+    assert rummi(["scan", str(SETS), "--models", str(models)]) == 2
+    err = capsys.readouterr().err
+    assert "tile-finder/model.onnx" in err and "is not a model" in err and "Traceback" not in err
+
+
+def test_a_damaged_model_json_names_the_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    models = damaged_models(tmp_path, b"", meta="{bad")
+    assert rummi(["scan", str(SETS), "--models", str(models)]) == 2
+    err = capsys.readouterr().err
+    assert "tile-finder/model.json" in err and "Traceback" not in err

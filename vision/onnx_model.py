@@ -56,11 +56,20 @@ def load_onnx_model(folder: Path, threads: int | None = None) -> OnnxModel:
     for path in (onnx_path, meta_path):
         if not path.is_file():
             raise ModelError(f"model file missing: {path} (train one with `rummi train`, see docs/vision.md)")
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ModelError(f"{meta_path} is damaged ({error}); restore it from the repository") from None
     options = ort.SessionOptions()
     options.log_severity_level = 3
     if threads:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
-    session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
+    try:
+        session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime's own exception types (InvalidProtobuf, Fail...)
+        # A git-lfs pointer or a half-copied file: the usual cause, and one the user can fix.
+        raise ModelError(
+            f"{onnx_path} is not a model onnxruntime can load (a git-lfs pointer or a damaged copy?): {error}"
+        ) from None
     return OnnxModel(session=session, meta=meta, folder=folder)
