@@ -46,6 +46,11 @@ def parse_field_sets(field: str, text: str, edition: Edition) -> list[list[Tile]
         raise FieldError(field, error) from None
 
 
+def parse_field_racks(racks: dict[str, str], edition: Edition) -> dict[str, list[Tile]]:
+    """Each player's rack; an error names the player (``racks.Bob``)."""
+    return {name: parse_field_tiles(f"racks.{name}", text, edition) for name, text in racks.items()}
+
+
 class RulesChoice(Model):
     """A rule preset by name, with any single rule overridden (``GET /api/v1/presets`` lists them)."""
 

@@ -22,6 +22,7 @@ from api.schemas import (
     ScoreSheetOut,
     TurnIn,
     TurnOut,
+    parse_field_racks,
     parse_field_sets,
     parse_field_tiles,
 )
@@ -110,7 +111,7 @@ async def play_turn(game_id: GameId, request: TurnIn, games: GamesDep) -> TurnOu
 @router.post("/{game_id}/end", response_model=GameOut, summary="Score the end of the game")
 async def end_game(game_id: GameId, request: GameEndIn, games: GamesDep) -> GameOut:
     edition = (await anyio.to_thread.run_sync(games.load, game_id)).edition
-    racks = {name: parse_field_tiles(f"racks.{name}", text, edition) for name, text in request.racks.items()}
+    racks = parse_field_racks(request.racks, edition)
 
     def finish() -> Game:
         return games.finish(

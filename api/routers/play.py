@@ -20,6 +20,7 @@ from api.schemas import (
     TableVerdictOut,
     TurnRequest,
     TurnVerdictOut,
+    parse_field_racks,
     parse_field_sets,
     parse_field_tiles,
 )
@@ -42,7 +43,7 @@ router = APIRouter(responses=ERRORS)
 async def check_table(request: TableRequest) -> TableVerdictOut:
     edition, _ = request.resolved()
     sets = parse_field_sets("table", request.table, edition)
-    racks = {name: parse_field_tiles(f"racks.{name}", text, edition) for name, text in request.racks.items()}
+    racks = parse_field_racks(request.racks, edition)
     return TableVerdictOut(**validate_table(sets, edition, racks).to_dict())
 
 
@@ -111,7 +112,7 @@ async def judge(request: TurnRequest, inference: InferenceDep) -> TurnVerdictOut
 )
 async def score(request: ScoreRequest) -> GameResultOut:
     edition, rules = request.resolved()
-    racks = {name: parse_field_tiles(f"racks.{name}", text, edition) for name, text in request.racks.items()}
+    racks = parse_field_racks(request.racks, edition)
     result = score_game(
         racks, rules, winner=request.winner, bank_empty=request.bank_empty, not_opened=request.not_opened
     )
