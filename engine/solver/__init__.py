@@ -87,17 +87,14 @@ def _objective(objective: Objective | str) -> Objective:
 
 
 def _edition_of(edition: Edition | str | None, rules: Any) -> Edition | str | None:
+    """The edition asked for, else the preset's (a name or ``None`` for the default preset)."""
     if edition is not None:
         return edition
-    return getattr(rules, "edition", None) if rules is not None and not isinstance(rules, str) else (
-        _preset_edition(rules)
-    )
+    if rules is None or isinstance(rules, str):
+        from engine.rules import get_rules
 
-
-def _preset_edition(rules: str | None) -> str | None:
-    from engine.rules import get_rules
-
-    return get_rules(rules).edition
+        return get_rules(rules).edition
+    return getattr(rules, "edition", None)
 
 
 def solve(

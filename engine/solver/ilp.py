@@ -57,7 +57,6 @@ class Model:
         if not terms:
             if lo > 1e-9 or hi < -1e-9:
                 # an impossible constant row: make it an explicit infeasible row
-                terms = []
                 row = len(self._row_lo)
                 self._row_lo.append(lo)
                 self._row_hi.append(hi)
