@@ -37,3 +37,15 @@ def test_bad_input_exits_2_without_traceback(capsys):
     assert main(["hint", "--rack", "r5 x7"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("rummi hint:") and "Traceback" not in err
+
+
+def test_bad_input_with_json_is_one_json_object(capsys):
+    """`--json` promises one JSON object on stdout, errors included, as the other commands do."""
+    assert main(["hint", "--rack", "r5 x7", "--json"]) == 2
+    answer = json.loads(capsys.readouterr().out)
+    assert "x7" in answer["error"] and answer["position"] is not None
+
+
+def test_rules_are_overridden_with_set_as_in_the_other_commands(capsys):
+    assert main(["hint", "--rack", "k10 b10 r10", "--set", "opening_threshold=31"]) == 1
+    assert "the opening needs 31" in capsys.readouterr().out

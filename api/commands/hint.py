@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from api.commands._common import add_rules_arguments, json_errors, rules_from_args
 from engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
-from engine.rules import get_rules, parse_override
 from engine.solver import Objective, solve
 
 
@@ -25,14 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--table", default="", help="the sets on the table, '|' between sets")
     parser.add_argument("--rack", required=True, help="the tiles on your rack, e.g. 'r8 J o9 k1'")
     parser.add_argument("--opened", action="store_true", help="you have already made your opening")
-    parser.add_argument("--preset", default=None, help="rule preset (default: pressman_us_2009)")
-    parser.add_argument(
-        "--rule",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="override one rule, e.g. joker_penalty=50",
-    )
+    add_rules_arguments(parser)
+    # The name this command had before --set was shared by every command; kept for old scripts.
+    parser.add_argument("--rule", dest="set", action="append", metavar="RULE=VALUE", help="same as --set")
     parser.add_argument("--edition", default=None, help="tile box (default: the preset's edition)")
     parser.add_argument(
         "--objective",
@@ -44,9 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=handle)
 
 
+@json_errors
 def handle(args: argparse.Namespace) -> int:
-    overrides = dict(parse_override(text) for text in args.rule)
-    rules = get_rules(args.preset, **overrides)
+    rules = rules_from_args(args)
     edition = args.edition or rules.edition
     table = parse_sets(args.table, edition)
     rack = parse_tiles(args.rack, edition)
