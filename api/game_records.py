@@ -11,7 +11,7 @@ gets :class:`GameConflictError` (HTTP 409) and may simply retry.
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from api.errors import GameConflictError, GameNotFoundError
 from api.storage import DatabaseFailureError, GameStore, GameSummary, StorageError
@@ -25,6 +25,8 @@ Sets = Sequence[Sequence[Tile]]
 
 
 class GameRecords:
+    """The service's games: each operation reads, judges and writes under one lock."""
+
     def __init__(self, store: GameStore) -> None:
         self._store = store
         self._lock = threading.Lock()
@@ -100,9 +102,9 @@ class GameRecords:
                 raise GameNotFoundError(game_id) from None
             raise
 
-    def _write(self, game_id: int, write: object) -> None:
+    def _write(self, game_id: int, write: Callable[[], object]) -> None:
         try:
-            write()  # type: ignore[operator]
+            write()
         except DatabaseFailureError:
             raise
         except StorageError as error:

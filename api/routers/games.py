@@ -27,7 +27,7 @@ from api.schemas import (
     parse_field_tiles,
 )
 from engine.errors import RummiError
-from engine.game import Game
+from engine.game import Game, Turn
 from engine.notation import format_sets
 
 router = APIRouter(
@@ -92,7 +92,7 @@ async def get_game(game_id: GameId, games: GamesDep) -> GameOut:
 async def play_turn(game_id: GameId, request: TurnIn, games: GamesDep) -> TurnOut:
     edition = (await anyio.to_thread.run_sync(games.load, game_id)).edition
 
-    def record():
+    def record() -> tuple[Game, Turn]:
         return games.play(
             game_id,
             parse_field_sets("after", request.after, edition),

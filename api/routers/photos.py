@@ -6,7 +6,7 @@ never holds up the event loop; the body limit of these routes is ``max_upload_by
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, File, Form, Query, UploadFile
 from pydantic import ValidationError
@@ -17,6 +17,9 @@ from api.schemas import ERRORS, CorrectionLabels, CorrectionSaved, ScanResponse
 from engine.errors import RummiError
 from engine.notation import format_tiles
 from vision.image_io import load_image
+
+if TYPE_CHECKING:  # the scanner (onnxruntime) loads on the first scan, not with the app
+    from vision.scanner import ScanResult
 
 router = APIRouter(tags=["photos"])
 #: Paths (under the API prefix) whose body may be as large as ``max_upload_bytes``.
@@ -81,7 +84,7 @@ async def scan(
     return await inference.run(work)
 
 
-def scan_response(result: Any, width: int, height: int) -> ScanResponse:
+def scan_response(result: ScanResult, width: int, height: int) -> ScanResponse:
     """Shape a :class:`vision.scanner.ScanResult` for the API (indices, not copies, for sets)."""
     shown = result.to_json("upload")
     rack = list(result.layout.rack or [])
