@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import cv2
@@ -159,3 +160,16 @@ def test_a_damaged_model_json_names_the_file(capsys: pytest.CaptureFixture[str],
     assert rummi(["scan", str(SETS), "--models", str(models)]) == 2
     err = capsys.readouterr().err
     assert "tile-finder/model.json" in err and "Traceback" not in err
+
+
+def test_a_model_json_with_an_unknown_task_is_a_model_error(tmp_path: Path) -> None:
+    """A ModelError, so that /scan answers 503 'photo reading is not available', not a 500."""
+    from vision.onnx_model import ModelError
+
+    shipped = Path(__file__).resolve().parents[1] / "models"
+    for name in ("tile-finder", "tile-reader"):
+        shutil.copytree(shipped / name, tmp_path / name)
+    meta = json.loads((tmp_path / "tile-finder" / "model.json").read_text())
+    (tmp_path / "tile-finder" / "model.json").write_text(json.dumps({**meta, "task": "segment"}))
+    with pytest.raises(ModelError, match="unknown detector task 'segment'"):
+        Scanner.load(tmp_path)

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.detections import TileDetections
-from vision.onnx_model import OnnxModel
+from vision.onnx_model import ModelError, OnnxModel
 
 LETTERBOX_GREY = 114  # the padding value ultralytics trains with
 
@@ -62,7 +62,7 @@ class TileFinder:
         self.overlap_threshold: float = float(model.meta.get("iou", 0.5))
         self.refine_angles: bool = bool(model.meta.get("refine_angles", True))
         if self.task not in ("obb", "detect"):
-            raise ValueError(f"unknown detector task {self.task!r} in {model.folder}/model.json")
+            raise ModelError(f"unknown detector task {self.task!r} in {model.folder}/model.json")
 
     def find(self, image_bgr: np.ndarray) -> TileDetections:
         canvas, box = letterbox(image_bgr, self.size)
