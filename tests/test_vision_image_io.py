@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from engine.errors import RummiError
-from vision.image_io import ImageError, load_image
+from vision.image_io import ImageError, load_image, save_image
 
 SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples" / "images"
 
@@ -74,3 +74,16 @@ def test_a_decompression_bomb_is_refused_before_decoding() -> None:
 def test_a_missing_file_is_a_user_error(tmp_path: Path) -> None:
     with pytest.raises(RummiError, match="no such file"):
         load_image(tmp_path / "nothing.jpg")
+
+
+def test_a_picture_is_saved_and_reads_back(tmp_path: Path) -> None:
+    picture = np.zeros((10, 12, 3), np.uint8)
+    picture[:, :, 2] = 255  # red in BGR
+    save_image(tmp_path / "red.png", picture)
+    assert np.array_equal(load_image(tmp_path / "red.png"), picture)
+
+
+@pytest.mark.parametrize("name", ["picture.xyz", "no-such-folder/picture.png"])
+def test_a_picture_that_cannot_be_written_is_a_user_error(tmp_path: Path, name: str) -> None:
+    with pytest.raises(ImageError, match="could not write"):
+        save_image(tmp_path / name, np.zeros((10, 12, 3), np.uint8))

@@ -173,3 +173,11 @@ def test_a_model_json_with_an_unknown_task_is_a_model_error(tmp_path: Path) -> N
     (tmp_path / "tile-finder" / "model.json").write_text(json.dumps({**meta, "task": "segment"}))
     with pytest.raises(ModelError, match="unknown detector task 'segment'"):
         Scanner.load(tmp_path)
+
+
+def test_cli_scan_draw_to_an_unknown_picture_format_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert rummi(["scan", str(SETS), "--draw", str(tmp_path / "out.xyz")]) == 2
+    err = capsys.readouterr().err
+    assert "could not write" in err and "out.xyz" in err and "Traceback" not in err

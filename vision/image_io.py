@@ -18,6 +18,7 @@ import io
 import warnings
 from pathlib import Path
 
+import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -67,6 +68,20 @@ def load_image(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS) -> n
     if array.ndim != 3 or array.shape[0] < 8 or array.shape[1] < 8:
         raise ImageError(f"{name}is too small ({array.shape[1]}x{array.shape[0]} pixels)")
     return np.ascontiguousarray(array[:, :, ::-1])
+
+
+def save_image(path: str | Path, image_bgr: np.ndarray) -> None:
+    """Write a BGR picture in the format its name ends with (.png, .jpg...), or an ImageError.
+
+    OpenCV answers a bad folder with False and an unknown ending with an exception; both
+    become one message a person can act on.
+    """
+    try:
+        written = cv2.imwrite(str(path), image_bgr)
+    except cv2.error:
+        written = False
+    if not written:
+        raise ImageError(f"could not write {path} (use a .png or .jpg name in an existing folder)")
 
 
 def _read_bytes(source: str | Path | bytes) -> tuple[bytes, str]:

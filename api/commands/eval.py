@@ -16,8 +16,6 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("eval", help="precision/recall of the tile reading on labelled photos",
@@ -33,6 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from vision.evaluation import confusion_image, evaluate, holdout_filter, labelled_photos
+    from vision.image_io import save_image
     from vision.scanner import Scanner
 
     only = holdout_filter(args.holdout) if args.holdout else None
@@ -46,8 +45,7 @@ def handle(args: argparse.Namespace) -> int:
 
     scores = evaluate(scanner, photos, progress)
     classes = list(scanner.reader.tile_names)
-    if not cv2.imwrite(str(args.confusion), confusion_image(scores.confusion, classes)):
-        raise OSError(f"could not write {args.confusion}")
+    save_image(args.confusion, confusion_image(scores.confusion, classes))
     summary = scores.summary()
     if args.json:
         print(json.dumps({**summary, "imperfect": scores.imperfect, "confusion_png": str(args.confusion)}))

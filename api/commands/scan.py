@@ -18,8 +18,6 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
-
 from vision.layout import LAYOUT_KINDS
 
 
@@ -38,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from vision.draw import draw_scan
-    from vision.image_io import ImageError, load_image
+    from vision.image_io import ImageError, load_image, save_image
     from vision.scanner import Scanner
 
     scanner = Scanner.load(args.models)
@@ -57,6 +55,5 @@ def handle(args: argparse.Namespace) -> int:
             print(f"{photo}:\n{result.describe()}\n", flush=True)
         if args.draw:
             target = args.draw if number == 1 else args.draw.with_name(f"{args.draw.stem}-{number}{args.draw.suffix}")
-            if not cv2.imwrite(str(target), draw_scan(image, result)):
-                raise OSError(f"could not write {target} (use a .png or .jpg name in an existing folder)")
+            save_image(target, draw_scan(image, result))
     return 2 if failed else 0
