@@ -1,0 +1,58 @@
+"""The parts depend one way: api -> vision -> engine. These tests read every import statement
+(local imports inside functions too) so a shortcut across the layers fails here, not in review.
+
+* engine/ is pure game logic: it imports nothing of vision, api or datasets;
+* vision/ runs on the runtime install: torch and ultralytics only under vision/training/;
+* api/ never imports torch (training is reached through vision.training, lazily).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def imported_packages(path: Path) -> set[str]:
+    """The top-level package of every module a file imports (relative imports excluded)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def offenders(folder: str, forbidden: set[str], skip: str | None = None) -> dict[str, set[str]]:
+    bad: dict[str, set[str]] = {}
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        if skip and relative.startswith(skip):
+            continue
+        wrong = imported_packages(path) & forbidden
+        if wrong:
+            bad[relative] = wrong
+    return bad
+
+
+@pytest.mark.parametrize(
+    ("folder", "forbidden", "skip"),
+    [
+        ("engine", {"vision", "api", "datasets", "models"}, None),
+        ("vision", {"torch", "torchvision", "ultralytics", "api"}, "vision/training/"),
+        ("api", {"torch", "torchvision", "ultralytics"}, None),
+    ],
+)
+def test_imports_point_one_way(folder: str, forbidden: set[str], skip: str | None) -> None:
+    assert offenders(folder, forbidden, skip) == {}
+
+
+def test_the_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
+    source = tmp_path / "lazy.py"
+    source.write_text("def train():\n    import torch.nn\n    from ultralytics import YOLO\n")
+    assert imported_packages(source) == {"torch", "ultralytics"}
