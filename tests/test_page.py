@@ -259,3 +259,21 @@ def test_a_failed_hint_after_ticking_opened_says_why(page) -> None:
     page.locator("#opened").check()
     page.wait_for_selector("#status.error", timeout=10_000)
     assert page.locator("#status").inner_text() == "solver unavailable"
+
+
+def test_a_failed_verdict_lets_the_referee_capture_the_table_again(page) -> None:
+    """The turn goes on when the service cannot judge it: the message shows, "after" is offered again."""
+    camera_on(page)
+    page.locator("#modes [data-mode='referee']").click()
+    page.locator("#ref-before").click()
+    page.wait_for_function("!document.querySelector('#ref-after').disabled", timeout=60_000)
+    page.route(
+        "**/api/v1/turns/judge",
+        lambda route: route.fulfill(
+            status=503, content_type="application/json", body='{"detail": "referee unavailable"}'
+        ),
+    )
+    page.locator("#ref-after").click()
+    page.wait_for_selector("#status.error", timeout=60_000)
+    assert page.locator("#status").inner_text() == "referee unavailable"
+    page.wait_for_function("!document.querySelector('#ref-after').disabled", timeout=5_000)

@@ -230,15 +230,23 @@ async function refereeMode() {
     const after = tableWithSpots("after");
     showRefState(after.text);
     const rack = $("#ref-rack").value.trim();
-    const verdict = await api("/turns/judge", {
-      before: referee.before.text,
-      after: after.text,
-      uncertain: [...referee.before.spots, ...after.spots],
-      opened: $("#ref-opened").checked,
-      rack: rack || null,
-      seconds: Math.round(seconds * 10) / 10,
-      rules: rulesChoice(),
-    });
+    let verdict;
+    try {
+      verdict = await api("/turns/judge", {
+        before: referee.before.text,
+        after: after.text,
+        uncertain: [...referee.before.spots, ...after.spots],
+        opened: $("#ref-opened").checked,
+        rack: rack || null,
+        seconds: Math.round(seconds * 10) / 10,
+        rules: rulesChoice(),
+      });
+    } catch (error) {
+      // Not judged: the turn goes on, and "after" can be captured again.
+      referee.timer = setInterval(tick, 250);
+      $("#ref-after").disabled = false;
+      throw error;
+    }
     showVerdict(verdict);
   }
 }
