@@ -8,6 +8,7 @@ its temporary folder (and ``RUMMI_SCREENSHOT=path`` saves one more copy, e.g. fo
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections import Counter
@@ -244,18 +245,22 @@ def test_the_referee_times_a_turn_and_gives_the_verdict(page) -> None:
     assert "The player draws 1 tile." in verdict
 
 
+def service_fails(page, path: str, detail: str) -> None:
+    """From now on the page's calls to ``/api/v1/<path>`` get a 503 with this ``detail``."""
+    body = json.dumps({"detail": detail})
+    page.route(
+        f"**/api/v1/{path}",
+        lambda route: route.fulfill(status=503, content_type="application/json", body=body),
+    )
+
+
 def test_a_failed_hint_after_ticking_opened_says_why(page) -> None:
     """Ticking "already opened" asks for a new hint; when the service fails the page must say so."""
     camera_on(page)
     page.locator("#modes [data-mode='rack']").click()
     capture(page)
     page.wait_for_selector("#hint-result .verdict", timeout=60_000)
-    page.route(
-        "**/api/v1/hint",
-        lambda route: route.fulfill(
-            status=503, content_type="application/json", body='{"detail": "solver unavailable"}'
-        ),
-    )
+    service_fails(page, "hint", "solver unavailable")
     page.locator("#opened").check()
     page.wait_for_selector("#status.error", timeout=10_000)
     assert page.locator("#status").inner_text() == "solver unavailable"
@@ -267,12 +272,7 @@ def test_a_failed_verdict_lets_the_referee_capture_the_table_again(page) -> None
     page.locator("#modes [data-mode='referee']").click()
     page.locator("#ref-before").click()
     page.wait_for_function("!document.querySelector('#ref-after').disabled", timeout=60_000)
-    page.route(
-        "**/api/v1/turns/judge",
-        lambda route: route.fulfill(
-            status=503, content_type="application/json", body='{"detail": "referee unavailable"}'
-        ),
-    )
+    service_fails(page, "turns/judge", "referee unavailable")
     page.locator("#ref-after").click()
     page.wait_for_selector("#status.error", timeout=60_000)
     assert page.locator("#status").inner_text() == "referee unavailable"
