@@ -181,3 +181,11 @@ def test_cli_scan_draw_to_an_unknown_picture_format_is_one_line(
     assert rummi(["scan", str(SETS), "--draw", str(tmp_path / "out.xyz")]) == 2
     err = capsys.readouterr().err
     assert "could not write" in err and "out.xyz" in err and "Traceback" not in err
+
+
+def test_cli_eval_refuses_a_confusion_name_it_could_not_write_before_scoring(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert rummi(["eval", str(SAMPLES), "--confusion", str(tmp_path / "confusion.xyz")]) == 2
+    err = capsys.readouterr().err
+    assert "could not write" in err and "[1/" not in err  # refused before the first photo

@@ -81,7 +81,18 @@ def save_image(path: str | Path, image_bgr: np.ndarray) -> None:
     except cv2.error:
         written = False
     if not written:
-        raise ImageError(f"could not write {path} (use a .png or .jpg name in an existing folder)")
+        raise ImageError(_cannot_write(path))
+
+
+def check_image_target(path: str | Path) -> None:
+    """Refuse a name :func:`save_image` could not write (unknown ending, missing folder) before
+    the long work whose result it will hold, rather than after it."""
+    if not Path(path).parent.is_dir() or not cv2.haveImageWriter(str(path)):
+        raise ImageError(_cannot_write(path))
+
+
+def _cannot_write(path: str | Path) -> str:
+    return f"could not write {path} (use a .png or .jpg name in an existing folder)"
 
 
 def _read_bytes(source: str | Path | bytes) -> tuple[bytes, str]:
