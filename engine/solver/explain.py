@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 
 def explain(pos: "Position", answer: "TurnAnswer", opened: bool) -> list[str]:
+    """The moves, one line each, that turn the old table into ``answer.table`` (see above)."""
     old_sets = [list(s) for s in pos.table_sets_in]
     new_sets = [s for s, kept in zip(answer.table, answer.untouched) if not kept]
     kept_old = _kept_indices(old_sets, [s for s, kept in zip(answer.table, answer.untouched) if kept])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 
+from engine.melds import classify
 from engine.solver.position import ANY, Position
 from engine.solver.turn import Objective, TurnAnswer
 from engine.tiles import Tile
@@ -149,8 +150,6 @@ def search(pos: Position, objective: Objective, *, with_threshold: bool = True) 
 
 def _answer(pos: Position, sets: list[Candidate]) -> TurnAnswer:
     """Lay the chosen sets out as tiles, jokers where their best reading puts them."""
-    from engine.melds import classify
-
     joker = pos.joker_tile.get(ANY)
     table: list[list[Tile]] = []
     played: list[Tile] = []

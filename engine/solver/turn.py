@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.melds import classify
 from engine.solver.ilp import Expr, Model, add_into
 from engine.solver.layer import Layer
 from engine.solver.position import Position
@@ -167,8 +168,6 @@ def solve_turn(
 
 def _ordered(tiles: list[Tile], extra: list[Tile], edition: object) -> list[Tile]:
     """A locked set grown at its ends, laid out in reading order (jokers where they stand)."""
-    from engine.melds import classify
-
     grown = tiles + extra
     verdict = classify(grown, edition)
     jokers = [t for t in grown if t.is_joker]
