@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from api.errors import FieldError
+from api.errors import CorrectionsUnavailableError, FieldError
 from api.schemas import CorrectionLabels
 from datasets.scene import LabelledTile, Scene
 from datasets.writer import CROP_INDEX_HEADER, SceneSummary, finish, prepare, write_scene
@@ -40,17 +40,22 @@ class CorrectionStore:
         """Write the photo and its labels; returns (scene name, tiles kept, tiles corrected)."""
         scene = build_scene(image_bgr, labels, _new_name())
         with self._lock:
-            if not (self.folder / "detect").exists():
-                self.folder.mkdir(parents=True, exist_ok=True)
-                prepare(self.folder)
-            summary, crop_rows = write_scene(self.folder, scene, SPLIT)
-            summaries, rows = self._written()
-            finish(
-                self.folder,
-                [*summaries, summary],
-                [*rows, *crop_rows],
-                {"source": "photos corrected by users on the rummi page", "split_policy": "all train"},
-            )
+            try:
+                if not (self.folder / "detect").exists():
+                    self.folder.mkdir(parents=True, exist_ok=True)
+                    prepare(self.folder)
+                summary, crop_rows = write_scene(self.folder, scene, SPLIT)
+                summaries, rows = self._written()
+                finish(
+                    self.folder,
+                    [*summaries, summary],
+                    [*rows, *crop_rows],
+                    {"source": "photos corrected by users on the rummi page", "split_policy": "all train"},
+                )
+            except (OSError, ValueError, KeyError, TypeError) as error:  # JSONDecodeError is a ValueError
+                raise CorrectionsUnavailableError(
+                    f"corrections cannot be saved in {self.folder}: {error}"
+                ) from error
         corrected = sum(1 for t in labels.tiles if t.corrected)
         return scene.name, len(scene.tiles), corrected
 

@@ -5,7 +5,7 @@
   the engine refuses the request as a whole (the winner still holds tiles, the game is over);
 * a photo that cannot be read (:class:`vision.image_io.ImageError`): 400, 413 or 415;
 * recognition models missing (:class:`vision.onnx_model.ModelError`): 503;
-* an unknown game: 404; a game another process changed under us: 409; the database failing: 503;
+* an unknown game: 404; a game another process changed under us: 409; the database or the corrections folder failing: 503;
 * anything else: 500 with a short message and no traceback (the traceback goes to the log).
 
 Every answer is JSON with a ``detail`` string a person can read, as FastAPI's own errors have.
@@ -57,8 +57,13 @@ class UnsupportedMediaError(RummiError):
     """An upload that is not a photo by its declared content type."""
 
 
+class CorrectionsUnavailableError(RummiError):
+    """The corrections folder cannot be written or read (full disk, no permission, a damaged
+    manifest): the service's trouble, answered 503, never the user's request."""
+
+
 def _status_for_rummi_error(error: RummiError) -> int:
-    if isinstance(error, DatabaseFailureError):
+    if isinstance(error, (DatabaseFailureError, CorrectionsUnavailableError)):
         return 503
     return 422 if isinstance(error, (FieldError, NotationError, ImpossibleStateError)) else 400
 

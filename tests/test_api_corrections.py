@@ -86,3 +86,17 @@ def test_labels_that_are_not_json_are_refused(client: httpx.Client) -> None:
     )
     assert response.status_code == 422
     assert response.json()["field"].startswith("labels")
+
+
+def test_a_damaged_corrections_folder_is_503_and_says_where(tmp_path) -> None:
+    """The folder is the service's business: a damaged manifest is 'try later', not a crash."""
+    from tests.api_server import serving
+
+    with serving(tmp_path, f"sqlite:///{tmp_path / 'games.db'}") as server, server.client() as client:
+        labels = {"width": 1000, "height": 750, "tiles": [dict(t, corrected=False) for t in RED_RUN],
+                  "sets": [[0, 1, 2]], "rack": []}
+        assert save(client, labels).status_code == 201
+        (server.corrections_dir / "manifest.json").write_text("{ not json")
+        response = save(client, labels)
+    assert response.status_code == 503, response.text
+    assert "corrections cannot be saved" in response.json()["detail"]
