@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from api.commands._common import (
+    add_game_end_arguments,
     add_rules_arguments,
     parse_named_racks,
     parse_not_opened,
@@ -31,7 +32,6 @@ from api.storage import GameStore, game_to_json, score_sheet_csv
 from engine.errors import RummiError
 from engine.game import Game, Turn
 from engine.notation import format_sets
-from engine.scoring import NotOpened
 from engine.seen import Side, parse_seen
 
 _EXIT = {"legal": 0, "illegal": 1, "uncertain": 3}
@@ -64,17 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     end = _action(actions, "end", "score the end of the game")
     end.add_argument("game", type=int, help="game id")
-    end.add_argument("--rack", action="append", metavar="PLAYER=TILES", help='tiles left, e.g. "Bob=r4 J"')
-    end.add_argument("--winner", help="who went out (with --bank-empty: optional)")
-    end.add_argument("--bank-empty", action="store_true", help="the pool ran dry; the lowest rack wins")
-    end.add_argument(
-        "--not-opened",
-        action="append",
-        metavar="PLAYER=WHY",
-        default=[],
-        help="override the solver's answer for a player who never opened: "
-        + ", ".join(k.value for k in NotOpened),
-    )
+    add_game_end_arguments(end, not_opened_help="override the solver's answer for a player who never opened")
 
     show = _action(actions, "show", "print a game's record")
     show.add_argument("game", type=int, help="game id")

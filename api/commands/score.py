@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from api.commands._common import (
+    add_game_end_arguments,
     add_rules_arguments,
     json_errors,
     parse_named_racks,
@@ -21,7 +22,7 @@ from api.commands._common import (
 )
 from engine.errors import RummiError
 from engine.rules import DEFAULT_PRESET, PRESETS, presets_markdown
-from engine.scoring import NotOpened, score_game
+from engine.scoring import score_game
 
 EXIT_OK = 0
 
@@ -34,18 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="Presets: " + ", ".join(PRESETS) + ". See docs/rules-presets.md.",
     )
     add_rules_arguments(parser)
-    parser.add_argument("--winner", help="the player who went out (with --bank-empty: optional)")
-    parser.add_argument(
-        "--rack", action="append", metavar="PLAYER=TILES", help='tiles left on a rack, e.g. "B=r4 b8 J"'
-    )
-    parser.add_argument("--bank-empty", action="store_true", help="the pool ran dry; the lowest rack wins")
-    parser.add_argument(
-        "--not-opened",
-        action="append",
-        metavar="PLAYER=WHY",
-        default=[],
-        help=f"a player who never opened: {', '.join(k.value for k in NotOpened)} (tournament presets)",
-    )
+    add_game_end_arguments(parser, not_opened_help="a player who never opened (tournament presets)")
     parser.add_argument("--list-presets", action="store_true", help="print the presets and their rules")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=handle)
