@@ -47,7 +47,9 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
 def add_game_end_arguments(parser: argparse.ArgumentParser, *, not_opened_help: str) -> None:
     """The end of a game as `rummi score` and `rummi game end` both take it."""
-    parser.add_argument("--rack", action="append", metavar="PLAYER=TILES", help='tiles left on a rack, e.g. "B=r4 b8 J"')
+    parser.add_argument(
+        "--rack", action="append", metavar="PLAYER=TILES", help='tiles left on a rack, e.g. "B=r4 b8 J"'
+    )
     parser.add_argument("--winner", help="the player who went out (with --bank-empty: optional)")
     parser.add_argument("--bank-empty", action="store_true", help="the pool ran dry; the lowest rack wins")
     parser.add_argument(
