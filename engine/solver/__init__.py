@@ -20,7 +20,7 @@ from typing import Any, Sequence
 from engine.editions import Edition
 from engine.errors import RummiError
 from engine.notation import format_sets, format_tiles
-from engine.solver import opening
+from engine.solver import dp, opening
 from engine.solver.explain import explain
 from engine.solver.position import Position, RuleView
 from engine.solver.turn import Objective, TurnAnswer, solve_turn
@@ -116,7 +116,7 @@ def solve(
     pos = Position(table, rack, _edition_of(edition, rules), view)
     if not pos.rack_in:
         return _draw("the rack is empty", goal, pos)
-    answer = opening.search(pos, goal) if opening.applies(pos, opened) else solve_turn(pos, opened, goal)
+    answer = _best(pos, opened, goal)
     if answer is None:
         return _draw(_why_no_opening(pos, goal), goal, pos)
     if answer.tiles == 0:
@@ -125,6 +125,18 @@ def solve(
             reason = _why_no_opening(pos, goal)
         return _draw(reason, goal, pos)
     return _hint(pos, answer, goal, opened)
+
+
+def _best(pos: Position, opened: bool, goal: Objective) -> TurnAnswer | None:
+    """The fastest exact method that models this position: the opening search, the dynamic
+    programme after the opening, or the integer program for everything else."""
+    if opening.applies(pos, opened):
+        return opening.search(pos, goal)
+    if dp.applies(pos, opened):
+        answer = dp.solve_after_opening(pos, goal)
+        if answer is not None:
+            return answer
+    return solve_turn(pos, opened, goal)
 
 
 def can_open(

@@ -1,0 +1,373 @@
+"""The fast exact solver for a turn after the opening: a dynamic programme over the numbers.
+
+It answers the same question as the integer program of :mod:`engine.solver.turn` (most tiles,
+then most value, then most old sets left whole; or value first), in a few milliseconds instead
+of tens to thousands, for the positions it covers:
+
+* the player has opened (openings have their own search, :mod:`engine.solver.opening`);
+* plain jokers only (no Expert coloured joker, no Twist special joker on the table);
+* a joker on the table may be taken freely (``joker_free_by_rearranging``, no own tiles and no
+  new set demanded for it: the rules of the benchmark and of several presets), or there is no
+  joker on the table at all;
+* no locked set (``locked_joker_sets``), at most 4 colours, 3 copies, 7 jokers.
+
+Elsewhere :func:`applies` says no and the caller uses the integer program. The walk itself is
+compiled (:mod:`engine.solver.dp_kernel`); this module prepares its arrays and turns the best
+path back into sets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from engine.melds import classify
+from engine.solver import dp_kernel as kernel
+from engine.solver.position import ANY, Position
+from engine.solver.turn import Objective, TurnAnswer
+from engine.tiles import Tile
+
+
+_DOMINATORS = kernel.dominators()
+
+#: states the walks of one position may visit before the integer program takes over (about
+#: 0.1 s on the development machine; beyond that HiGHS is usually faster)
+ROW_BUDGET = 150_000
+
+
+def applies(pos: Position, opened: bool) -> bool:
+    """Whether the dynamic programme models every rule that matters for this position."""
+    rules = pos.rules
+    if not opened:
+        return False
+    if len(pos.colours) > kernel.MAX_COLOURS or pos.edition.copies > kernel.MAX_COPIES:
+        return False
+    if any(s.locked for s in pos.sets):
+        return False
+    if any(key != ANY for key in pos.joker_keys):
+        return False
+    free = rules.free_by_rearranging and rules.freed_min_own_tiles == 0 and not rules.freed_in_new_set
+    if pos.table_jokers and not free:
+        return False
+    return _pool_jokers(pos) <= kernel.MAX_JOKERS
+
+
+def _pool_jokers(pos: Position) -> int:
+    return sum(pos.rack_jokers.values()) + len(pos.table_jokers)
+
+
+@dataclass
+class _OldSet:
+    """A table set as the kernel may keep it whole: its numbered tiles by (number, colour)."""
+
+    set_index: int
+    tiles: dict[tuple[int, int], int]  # (number index, colour index) -> count
+    jokers: int
+    first: int  # number index of its lowest numbered tile
+    last: int
+    slot: int = -1
+
+
+@dataclass
+class _Open:
+    """A run being laid out: its first number index and its tiles in order."""
+
+    start: int
+    tiles: list[Tile] = field(default_factory=list)
+
+
+class _Unsupported(Exception):
+    """The position needs more than the compiled state can hold; use the integer program."""
+
+
+def solve_after_opening(pos: Position, objective: Objective) -> TurnAnswer | None:
+    """Best play after the opening, or ``None`` if the position is outside what fits the
+    compiled state (then the caller uses the integer program)."""
+    try:
+        return _solve(pos, objective)
+    except _Unsupported:
+        return None
+
+
+def _solve(pos: Position, objective: Objective) -> TurnAnswer:
+    span, colours, copies = pos.span, len(pos.colours), pos.edition.copies
+    pool = _pool_jokers(pos)
+    values = span + pool
+    runs = _old_sets(pos)
+    slots_used = _assign_slots(runs)
+    if slots_used > kernel.MAX_SLOTS:
+        raise _Unsupported
+
+    table_count = np.zeros((values, colours), np.int64)
+    rack_count = np.zeros((values, colours), np.int64)
+    for i in range(pos.size):
+        c, v = divmod(i, span)
+        table_count[v, c] = pos.table_count[i]
+        rack_count[v, c] = pos.rack_count[i]
+
+    weights = _weights(pos, objective)
+    tile_gain = np.zeros(values, np.int64)
+    for v in range(span):
+        tile_gain[v] = weights.tile(pos.numbers[v])
+
+    runs.sort(key=lambda r: r.first)
+    run_start = np.zeros(values + 1, np.int64)
+    for r in runs:
+        run_start[r.first + 1] += 1
+    run_start = np.cumsum(run_start)
+    run_slot = np.array([r.slot for r in runs], np.int64)
+    run_jokers = np.array([r.jokers for r in runs], np.int64)
+    slot_count = np.zeros((values, kernel.MAX_SLOTS, colours), np.int64)
+    slot_free_after = np.zeros(values, np.int64)
+    for r in runs:
+        for (v, c), n in r.tiles.items():
+            slot_count[v, r.slot, c] += n
+        slot_free_after[r.last] |= 1 << r.slot
+
+    # optimistic remainders from number v on: every rack tile still to come played (primary
+    # criterion), every old set not yet decided kept
+    primary_left = np.zeros(values + 1, np.int64)
+    kept_left = np.zeros(values + 1, np.int64)
+    rack_primary = sum(rack_count[v].sum() * weights.primary(pos.numbers[v]) for v in range(span))
+    jokers_primary = sum(pos.rack_jokers.values()) * weights.joker_primary
+    for v in range(values):
+        primary_left[v] = jokers_primary + sum(
+            rack_count[u].sum() * weights.primary(pos.numbers[u]) for u in range(v, span)
+        )
+        kept_left[v] = sum(1 for r in runs if r.first >= v)
+    top_primary = rack_primary + jokers_primary
+    sets = len(runs)
+
+    budget = ROW_BUDGET
+
+    def attempt(primary_floor: int, kept_floor: int) -> int:
+        nonlocal rows, budget
+        best, _score, rows = kernel.solve_dp(
+            values, colours, copies, table_count, rack_count, tile_gain, pool, len(pos.table_jokers),
+            weights.joker, weights.kept, run_start, run_slot, run_jokers, slot_count, slot_free_after,
+            *_DOMINATORS, weights.primary_unit, weights.kept_span, primary_left, kept_left,
+            primary_floor, kept_floor, budget,
+        )
+        budget -= len(rows)
+        if best == -2 or budget <= 0:
+            raise _Unsupported  # too big to be quick: the integer program is faster here
+        return best
+
+    rows = np.zeros((0, 4), np.int64)
+    best = -1
+    for lost in _widening(sets):
+        best = attempt(top_primary, sets - lost)
+        if best >= 0:
+            break
+    else:
+        best = attempt(0, 0)
+    if best < 0:
+        raise _Unsupported  # cannot happen for a valid table; the integer program will tell
+    choices = _path(rows, best)
+    return _lay_out(pos, choices, runs, values)
+
+
+def _widening(sets: int) -> list[int]:
+    """Old sets allowed to change, tried in turn: 0, 1, 3, 7, ... up to all of them."""
+    out, lost = [], 0
+    while lost < sets:
+        out.append(lost)
+        lost = 2 * lost + 1
+    return out + [sets]
+
+
+@dataclass(frozen=True)
+class _Weights:
+    tile_w: int  # per tile
+    value_w: int  # per point
+    joker_value: int
+    kept: int = 1
+
+    def tile(self, number: int) -> int:
+        return self.tile_w + number * self.value_w
+
+    @property
+    def joker(self) -> int:
+        return self.tile_w + self.joker_value * self.value_w
+
+    # the primary criterion alone: score // primary_unit
+    primary_unit: int = 1
+    tiles_first: bool = True
+
+    def primary(self, number: int) -> int:
+        return 1 if self.tiles_first else number
+
+    @property
+    def joker_primary(self) -> int:
+        return 1 if self.tiles_first else self.joker_value
+
+    @property
+    def kept_span(self) -> int:
+        """score % kept_span is the number of old sets kept."""
+        return self.value_w if self.tiles_first else self.tile_w
+
+
+def _weights(pos: Position, objective: Objective) -> _Weights:
+    """Pack (primary, secondary, sets kept) into one integer, like turn.py's objective."""
+    penalty = pos.rules.joker_penalty
+    jokers = sum(pos.rack_jokers.values())
+    max_tiles = sum(pos.rack_count) + jokers
+    max_value = sum(pos.number_of(i) * c for i, c in enumerate(pos.rack_count)) + penalty * jokers
+    w2 = len(pos.sets) + 1
+    if objective is Objective.TILES:
+        w1 = w2 * (max_value + 1)
+        return _Weights(tile_w=w1, value_w=w2, joker_value=penalty, primary_unit=w1, tiles_first=True)
+    w1 = w2 * (max_tiles + 1)
+    return _Weights(tile_w=w2, value_w=w1, joker_value=penalty, primary_unit=w1, tiles_first=False)
+
+
+def _old_sets(pos: Position) -> list[_OldSet]:
+    """The table's sets, each with the tiles it holds back while kept whole."""
+    out: list[_OldSet] = []
+    for k, s in enumerate(pos.sets):
+        tiles: dict[tuple[int, int], int] = {}
+        for t in s.tiles:
+            if not t.is_joker:
+                c, v = divmod(pos.index(t), pos.span)
+                tiles[v, c] = tiles.get((v, c), 0) + 1
+        numbers = [v for v, _ in tiles]
+        jokers = sum(t.is_joker for t in s.tiles)
+        out.append(_OldSet(k, tiles, jokers, min(numbers), max(numbers)))
+    return out
+
+
+def _assign_slots(runs: list[_OldSet]) -> int:
+    """Give each old set a slot bit, reused once the set before it has ended. Returns slots used."""
+    free_from: list[int] = []  # per slot: the first number index it is free again
+    for r in sorted(runs, key=lambda r: r.first):
+        for slot, start in enumerate(free_from):
+            if start <= r.first:
+                r.slot = slot
+                free_from[slot] = r.last + 1
+                break
+        else:
+            r.slot = len(free_from)
+            free_from.append(r.last + 1)
+    return len(free_from)
+
+
+def _path(rows: np.ndarray, best: int) -> list[int]:
+    """The choices along the best path, first layer first."""
+    out: list[int] = []
+    row = best
+    while rows[row, 2] >= 0:
+        out.append(int(rows[row, 3]))
+        row = int(rows[row, 2])
+    out.reverse()
+    return out
+
+
+_JOKER: Any = object()  # a placeholder for "some joker" while the sets are laid out
+
+
+def _lay_out(pos: Position, choices: list[int], runs: list[_OldSet], values: int) -> TurnAnswer:
+    """Turn the path's choices into the new table: kept sets, runs, groups, the tiles played."""
+    span, colours = pos.span, len(pos.colours)
+    steps = colours + 2
+    if len(choices) != values * steps:  # pragma: no cover - the kernel walks every layer
+        raise _Unsupported
+    kept_sets: list[int] = []
+    kept_runs: list[_OldSet] = []
+    new_groups: list[list[Tile]] = []
+    played: list[Tile] = []
+    open_runs: list[list[list[_Open]]] = [[[], [], []] for _ in range(colours)]  # length 1, 2, 3+
+    finished: list[_Open] = []
+    for v in range(values):
+        base = v * steps
+        starting = [r for r in runs if r.first == v]
+        for q, r in enumerate(starting):
+            if choices[base] >> q & 1:
+                kept_sets.append(r.set_index)
+                kept_runs.append(r)
+        leftovers = [0] * colours
+        for c in range(colours):
+            ch = choices[base + 1 + c]
+            x, i1, i2, e3, e3j, s = ch & 7, ch >> 3 & 7, ch >> 6 & 7, ch >> 9 & 7, ch >> 12 & 7, ch >> 15 & 7
+            tile = pos.tile(c * span + v) if v < span else _JOKER
+            played += [tile] * x
+            ones, twos, threes = open_runs[c]
+            goes_on = [(run, n < i1) for n, run in enumerate(ones)]
+            goes_on += [(run, n < i2) for n, run in enumerate(twos)]
+            goes_on += [(run, n < e3j) for n, run in enumerate(threes[:e3])]
+            for run, by_joker in goes_on:
+                run.tiles.append(_JOKER if by_joker else tile)
+            finished += threes[e3:]
+            open_runs[c] = [[_Open(v, [tile]) for _ in range(s)], ones, twos + threes[:e3]]
+            if v < span:
+                used = sum(1 for _, by_joker in goes_on if not by_joker) + s
+                reserved = sum(r.tiles.get((v, c), 0) for r in kept_runs)
+                leftovers[c] = pos.table_count[c * span + v] - reserved + x - used
+        if v < span:
+            new_groups += _groups_at(pos, v, leftovers, choices[base + steps - 1])
+    for c in range(colours):
+        finished += open_runs[c][2]
+
+    # the jokers of the new sets: the table's (those not in a kept set) first, then the rack's
+    kept = set(kept_sets)
+    free_jokers = [t for k, s in enumerate(pos.sets) if k not in kept for t in s.tiles if t.is_joker]
+    rack_jokers = [pos.joker_tile[key] for key, n in pos.rack_jokers.items() for _ in range(n)]
+    supply = iter(free_jokers + rack_jokers)
+
+    def fill(tiles: list[Tile]) -> list[Tile]:
+        return [next(supply) if t is _JOKER else t for t in tiles]
+
+    placed = [fill(g) for g in new_groups]
+    for run in finished:
+        placed += _run_sets(pos, run.start, fill(run.tiles))
+    used_jokers = sum(t.is_joker for s in placed for t in s)
+    played += rack_jokers[: used_jokers - len(free_jokers)]
+    table = [list(pos.sets[k].tiles) for k in kept_sets] + placed
+    untouched = [True] * len(kept_sets) + [False] * len(placed)
+    penalty = pos.rules.joker_penalty
+    value = sum(penalty if t.is_joker else t.number for t in played)  # type: ignore[misc]
+    return TurnAnswer(
+        played=played, table=table, untouched=untouched, tiles=len(played), value=value, opening_value=0
+    )
+
+
+def _groups_at(pos: Position, v: int, left: list[int], jokers: int) -> list[list[Tile]]:
+    """The new groups of number index v (jokers as placeholders): the tiles dealt round the
+    fewest groups that hold them, then topped up with jokers."""
+    colours = len(pos.colours)
+    total = sum(left) + jokers
+    if not total:
+        return []
+    n = max(max(left), -(-total // colours))
+    dealt: list[list[Tile]] = [[] for _ in range(n)]
+    k = 0
+    for c in sorted(range(colours), key=lambda c: -left[c]):
+        for _ in range(left[c]):
+            dealt[k % n].append(pos.tile(c * pos.span + v))
+            k += 1
+    for group in dealt:
+        while len(group) < 3 and jokers:
+            group.append(_JOKER)
+            jokers -= 1
+    for group in dealt:
+        while len(group) < colours and jokers:
+            group.append(_JOKER)
+            jokers -= 1
+    return dealt
+
+
+def _run_sets(pos: Position, start: int, tiles: list[Tile]) -> list[list[Tile]]:
+    """A finished run as table sets: jokers past the last number moved in front, or the run
+    split in two when it is longer than the numbers allow."""
+    over = start + len(tiles) - pos.span
+    if over <= 0:
+        return [tiles]
+    if over <= start:
+        return [tiles[-over:] + tiles[:-over]]
+    body, extra = tiles[:-over], tiles[-over:]
+    for cut in range(3, len(body) - 2):
+        first, second = body[:cut] + extra, body[cut:]
+        if classify(first, pos.edition).valid and classify(second, pos.edition).valid:
+            return [first, second]
+    raise _Unsupported  # pragma: no cover

@@ -1,0 +1,357 @@
+"""The compiled heart of the fast solver: a dynamic programme over the numbers.
+
+After van Rijn, Takes and Vis ("The complexity of Rummikub problems", 2015), extended with
+jokers, table tiles that must stay, rack tiles that may be played, and the "fewest changes"
+tie-break. The numbers are walked from low to high; what must be remembered between two
+numbers is, per colour, how many runs are open and how long each is (1, 2 or 3+: a run of 3
+or more may stop, a shorter one must go on), how many jokers are in use, and which old table
+runs are being kept exactly as they were (their tiles are spoken for).
+
+One number is handled in steps, each a layer of states in a hash table:
+
+* **keep**: each old set (run or group) whose first numbered tile is at this number is kept
+  whole or not; a kept set's tiles are spoken for until its last number;
+* **colour** (one layer per colour): how many rack tiles of this colour and number to play,
+  which open runs go on (with the tile or with a joker), which stop, how many new runs start,
+  and how many tiles are left over for groups (the state remembers how many, and the most of
+  one colour);
+* **close**: the leftovers, with some jokers, must make valid groups.
+
+States that another state of the same layer dominates (runs at least as long in every colour,
+at least the score) are dropped, and so is every state that can no longer reach the floors
+the caller sets (branch and bound: see :func:`solve_dp`).
+
+Past the last number come a few *virtual* numbers with no tiles, where runs may go on with
+jokers only. A run therefore never needs a joker in front of its first numbered tile: a set
+``J r12 r13`` is found as ``r12 r13 J(14)`` and the caller lays it out (see dp.py). A run
+always starts with a numbered tile, and a group always holds one, so no set is jokers only.
+
+The score of a state is one int64 that packs the objective's criteria (see dp.py); every state
+is a row (key, score, parent row, choice) in one array that holds all layers one after
+another, so the caller can walk back from the best final state and read the choices.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# the state key, packed into an int64
+PROFILE_BITS = 9  # per colour c at bit 9c: open runs of length 1, 2 and 3+ (3 bits each)
+J_SHIFT = 36  # jokers in use (3 bits)
+G_SHIFT = 39  # tiles of this number left for groups so far: count (4 bits), most of a colour (2 bits)
+MASK_SHIFT = 47  # one bit per slot of a kept old set (16 slots)
+MAX_SLOTS = 16
+MAX_JOKERS = 7
+MAX_RUNS = 7
+MAX_COPIES = 3
+MAX_COLOURS = 4
+
+# choice codes per layer kind (the caller decodes them)
+#   keep:   bit q set = the q-th old set starting at this number is kept
+#   colour: x | i1<<3 | i2<<6 | e3<<9 | e3j<<12 | s<<15 (see _colour_step)
+#   close:  jokers put in groups
+
+
+@njit(cache=True)
+def _hash(key, cap_mask):
+    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64((h >> np.uint64(21)) & np.uint64(cap_mask))
+
+
+@njit(cache=True)
+def _put(data, count, lo, table, stamp, gen, key, score, parent, choice):
+    """Put a state into the current layer (rows lo..count-1), keeping the better score.
+
+    The hash table maps a key to its row; it is stamped with ``gen`` per layer so it never
+    needs clearing. Both grow when full. Returns (data, count, table, stamp, gen).
+    """
+    cap_mask = table.shape[0] - 1
+    h = _hash(key, cap_mask)
+    while stamp[h] == gen:
+        e = table[h]
+        if data[e, 0] == key:
+            if score > data[e, 1]:
+                data[e, 1] = score
+                data[e, 2] = parent
+                data[e, 3] = choice
+            return data, count, table, stamp, gen
+        h = (h + 1) & cap_mask
+    stamp[h] = gen
+    table[h] = count
+    data[count, 0] = key
+    data[count, 1] = score
+    data[count, 2] = parent
+    data[count, 3] = choice
+    count += 1
+    if count >= data.shape[0]:
+        bigger = np.empty((2 * data.shape[0], 4), np.int64)
+        bigger[:count] = data[:count]
+        data = bigger
+    if 2 * (count - lo) > table.shape[0]:
+        cap = 2 * table.shape[0]
+        table = np.empty(cap, np.int64)
+        stamp = np.zeros(cap, np.int64)
+        gen += 1
+        for e in range(lo, count):
+            h = _hash(data[e, 0], cap - 1)
+            while stamp[h] == gen:
+                h = (h + 1) & (cap - 1)
+            stamp[h] = gen
+            table[h] = e
+    return data, count, table, stamp, gen
+
+
+@njit(cache=True)
+def groups_feasible(r, mx, jokers, colours):
+    """Can ``r`` numbered tiles of one number (at most ``mx`` of a colour) and ``jokers`` jokers
+    be split into groups of 3..colours tiles, distinct colours, each with a numbered tile?
+
+    With G groups it works iff mx <= G <= r and 3G <= r + jokers <= colours*G (deal the tiles
+    round the groups, then top up with jokers), so some G in that range must exist.
+    """
+    total = r + jokers
+    if total == 0:
+        return True
+    g_lo = max(mx, (total + colours - 1) // colours)
+    g_hi = min(r, total // 3)
+    return g_lo <= g_hi
+
+
+def dominators() -> tuple[np.ndarray, np.ndarray]:
+    """Per colour profile (n1 | n2<<3 | n3<<6): the profiles that are at least as good.
+
+    Open runs of lengths 1, 2, 3+ in one colour; a profile *dominates* another if its runs can
+    be matched to the other's with each at least as long, and any extra run of it is 3+ long:
+    whatever the weaker state can still do, the stronger can copy (a longer run may take the
+    same tiles; a 3+ run may stop at once). Only profiles with at most one run more are listed,
+    which is where the dominating states are found in practice.
+    """
+    lists: list[list[int]] = []
+    for code in range(512):
+        m1, m2, m3 = code & 7, code >> 3 & 7, code >> 6 & 7
+        found = []
+        for other in range(512):
+            n1, n2, n3 = other & 7, other >> 3 & 7, other >> 6 & 7
+            if other == code or n1 + n2 + n3 > m1 + m2 + m3 + 1:
+                continue
+            if (
+                n3 >= m3
+                and n2 + n3 >= m2 + m3
+                and n1 + n2 + n3 >= m1 + m2 + m3
+                and n1 <= m1
+                and n1 + n2 <= m1 + m2
+            ):
+                found.append(other)
+        lists.append(found)
+    start = np.zeros(513, np.int64)
+    start[1:] = np.cumsum([len(f) for f in lists])
+    return start, np.array([q for f in lists for q in f], np.int64)
+
+
+@njit(cache=True)
+def _find(data, table, stamp, gen, key):
+    """Row of ``key`` in the current layer, or -1."""
+    cap_mask = table.shape[0] - 1
+    h = _hash(key, cap_mask)
+    while stamp[h] == gen:
+        e = table[h]
+        if data[e, 0] == key:
+            return e
+        h = (h + 1) & cap_mask
+    return -1
+
+
+@njit(cache=True)
+def _prune_dominated(data, lo, count, table, stamp, gen, colours, dom_start, dom_list, dead):
+    """Mark the states of this layer that another state of it dominates (same jokers, kept runs
+    and group leftovers; each colour's runs at least as good; at least the score)."""
+    for i in range(lo, count):
+        key = data[i, 0]
+        sc = data[i, 1]
+        for c in range(colours):
+            shift = PROFILE_BITS * c
+            code = (key >> shift) & 0x1FF
+            cleared = key & ~(np.int64(0x1FF) << shift)
+            for d in range(dom_start[code], dom_start[code + 1]):
+                e = _find(data, table, stamp, gen, cleared | (dom_list[d] << shift))
+                if e >= 0 and data[e, 1] >= sc:
+                    dead[i] = 1
+                    break
+            if dead[i]:
+                break
+
+
+@njit(cache=True)
+def solve_dp(
+    values,
+    colours,
+    copies,
+    table_count,
+    rack_count,
+    tile_gain,
+    jokers,
+    table_jokers,
+    joker_gain,
+    kept_gain,
+    run_start,
+    run_slot,
+    run_jokers,
+    slot_count,
+    slot_free_after,
+    dom_start,
+    dom_list,
+    w_primary,
+    w_kept_span,
+    primary_left,
+    kept_left,
+    primary_floor,
+    kept_floor,
+    row_budget,
+):
+    """The best final state. Returns (row of the best final state, -1 if none, -2 if the walk
+    needed more than ``row_budget`` states; its score; the rows).
+
+    values: numbers including the virtual ones; table_count/rack_count[v, c]: table tiles that
+    must be placed / rack tiles that may be; tile_gain[v]: score of one rack tile of number v;
+    jokers: in the pool (table and rack), table_jokers of them must be placed, joker_gain per
+    rack joker played; kept_gain per old set kept whole. Old sets (runs and groups) whose first
+    numbered tile is at v: run_start[v]..run_start[v+1]-1, each with its slot and jokers;
+    slot_count[v, slot, c]: numbered tiles of colour c and number v in the set kept in that
+    slot; slot_free_after[v]: slots whose set ends at v.
+
+    Branch and bound: a state is dropped when even playing every rack tile still to come and
+    keeping every old set still undecided could not reach ``primary_floor`` (the primary
+    criterion, score // w_primary) or ``kept_floor`` (old sets kept, score % w_kept_span);
+    primary_left[v] / kept_left[v] are those optimistic remainders from number v on.
+    """
+    data = np.empty((1 << 14, 4), np.int64)
+    table = np.empty(1 << 12, np.int64)
+    stamp = np.zeros(1 << 12, np.int64)
+    gen = 1
+    data[0, 0] = 0  # the empty state: nothing open, no joker, no kept run
+    data[0, 1] = 0
+    data[0, 2] = -1
+    data[0, 3] = 0
+    count = 1
+    dead = np.zeros(1 << 14, np.int8)
+    prev_lo = 0
+    prev_hi = 1
+    j_bits = np.int64(7) << J_SHIFT
+    g_bits = np.int64(0x3F) << G_SHIFT
+    for v in range(values):
+        for step in range(colours + 2):
+            lo = count
+            gen += 1
+            for i in range(prev_lo, prev_hi):
+                if dead[i]:
+                    continue
+                key = data[i, 0]
+                sc = data[i, 1]
+                if sc // w_primary + primary_left[v] < primary_floor or sc % w_kept_span + kept_left[v] < kept_floor:
+                    continue
+                j = (key >> J_SHIFT) & 7
+                if step == 0:  # keep old runs starting here, or not
+                    r0 = run_start[v]
+                    nr = run_start[v + 1] - r0
+                    for subset in range(1 << nr):
+                        nk = key
+                        ns = sc
+                        jj = j
+                        for q in range(nr):
+                            if subset >> q & 1:
+                                nk |= np.int64(1) << (MASK_SHIFT + run_slot[r0 + q])
+                                ns += kept_gain
+                                jj += run_jokers[r0 + q]
+                        if jj > jokers:
+                            continue
+                        nk = (nk & ~j_bits) | (np.int64(jj) << J_SHIFT)
+                        data, count, table, stamp, gen = _put(data, count, lo, table, stamp, gen, nk, ns, i, subset)
+                elif step <= colours:  # one colour at this number
+                    c = step - 1
+                    shift = PROFILE_BITS * c
+                    n1 = (key >> shift) & 7
+                    n2 = (key >> (shift + 3)) & 7
+                    n3 = (key >> (shift + 6)) & 7
+                    mask = (key >> MASK_SHIFT) & 0xFFFF
+                    reserved = 0
+                    if mask != 0:
+                        for sl in range(MAX_SLOTS):
+                            if (mask >> sl) & 1:
+                                reserved += slot_count[v, sl, c]
+                    forced = table_count[v, c] - reserved
+                    free_j = jokers - j
+                    cleared = key & ~(np.int64(0x1FF) << shift)
+                    r_left = (key >> G_SHIFT) & 15
+                    g_most = (key >> (G_SHIFT + 4)) & 3
+                    for x in range(rack_count[v, c] + 1):
+                        a = forced + x
+                        gain = sc + x * tile_gain[v]
+                        for i1 in range(min(n1, free_j) + 1):
+                            for i2 in range(min(n2, free_j - i1) + 1):
+                                for e3 in range(n3 + 1):
+                                    for e3j in range(min(e3, free_j - i1 - i2) + 1):
+                                        real = (n1 - i1) + (n2 - i2) + (e3 - e3j)
+                                        if real > a:
+                                            continue
+                                        rem = a - real
+                                        # starting a run while a 3+ run stops is never better
+                                        # than letting that run go on with the tile
+                                        s_hi = rem if e3 == n3 else 0
+                                        m3 = n2 + e3
+                                        if m3 > MAX_RUNS:
+                                            continue
+                                        jj = j + i1 + i2 + e3j
+                                        for s in range(s_hi + 1):
+                                            g = rem - s
+                                            if g > copies:
+                                                continue
+                                            nk = cleared | (np.int64(s | (n1 << 3) | (m3 << 6)) << shift)
+                                            nk = (nk & ~j_bits) | (np.int64(jj) << J_SHIFT)
+                                            nk = (nk & ~g_bits) | (np.int64((r_left + g) | (max(g_most, g) << 4)) << G_SHIFT)
+                                            ch = x | (i1 << 3) | (i2 << 6) | (e3 << 9) | (e3j << 12) | (s << 15)
+                                            data, count, table, stamp, gen = _put(
+                                                data, count, lo, table, stamp, gen, nk, gain, i, ch
+                                            )
+                else:  # the leftovers of this number become groups
+                    r_left = (key >> G_SHIFT) & 15
+                    g_most = (key >> (G_SHIFT + 4)) & 3
+                    cleared = key & ~g_bits
+                    cleared &= ~(np.int64(slot_free_after[v]) << MASK_SHIFT)
+                    cleared &= ~j_bits
+                    for jg in range(jokers - j + 1):
+                        if not groups_feasible(r_left, g_most, jg, colours):
+                            continue
+                        nk = cleared | (np.int64(j + jg) << J_SHIFT)
+                        data, count, table, stamp, gen = _put(data, count, lo, table, stamp, gen, nk, sc, i, jg)
+            if dead.shape[0] < data.shape[0]:
+                bigger = np.zeros(data.shape[0], np.int8)
+                bigger[: dead.shape[0]] = dead
+                dead = bigger
+            if step > 0:
+                _prune_dominated(data, lo, count, table, stamp, gen, colours, dom_start, dom_list, dead)
+            prev_lo = lo
+            prev_hi = count
+            if count > row_budget:
+                return -2, np.int64(0), data[:count]
+    # the end: no run shorter than 3 left open, every table joker placed
+    best = -1
+    best_score = np.int64(-(2**62))
+    for i in range(prev_lo, prev_hi):
+        if dead[i]:
+            continue
+        key = data[i, 0]
+        ok = True
+        for c in range(colours):
+            if (key >> (PROFILE_BITS * c)) & 0x3F:
+                ok = False
+        j = (key >> J_SHIFT) & 7
+        if not ok or j < table_jokers:
+            continue
+        sc = data[i, 1] + (j - table_jokers) * joker_gain
+        if sc // w_primary < primary_floor or sc % w_kept_span < kept_floor:
+            continue
+        if sc > best_score:
+            best_score = sc
+            best = i
+    return best, best_score, data[:count]

@@ -1,0 +1,97 @@
+"""The dynamic programme after the opening against the integer program, and its edge cases.
+
+Both are exact, so on every position both cover they must agree on (tiles, value, old sets
+left whole), for both objectives; the answer must also pass the audit (valid sets, tiles
+conserved, played tiles from the rack).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.positions import CLASSES, deal, small_deal
+from benchmarks.solver_reference import audit
+from engine.editions import get_edition
+from engine.notation import parse_sets, parse_tiles
+from engine.rules import get_rules
+from engine.solver import dp, solve
+from engine.solver.position import Position, RuleView
+from engine.solver.turn import Objective, solve_turn
+
+FREE = dict(freed_joker_in_new_set=False, freed_joker_min_own_tiles=0, joker_free_by_rearranging=True)
+
+
+def _both(table, rack, edition="standard", preset="goliath_modern", objective=Objective.TILES):
+    rules = get_rules(preset, edition=edition, **FREE)
+    pos = Position(table, rack, rules.box, RuleView.of(rules))
+    assert dp.applies(pos, True)
+    fast = dp.solve_after_opening(pos, objective)
+    slow = solve_turn(pos, True, objective)
+    assert fast is not None
+    problems = audit(table, rack, fast.played, fast.table, rules.box, False)
+    assert not problems, problems
+    return fast, slow
+
+
+def _key(answer):
+    return answer.tiles, answer.value, sum(answer.untouched)
+
+
+@pytest.mark.parametrize("objective", [Objective.TILES, Objective.VALUE])
+@pytest.mark.parametrize("name", ["mid-game", "jokers to place"])
+def test_agrees_with_the_integer_program_on_seeded_positions(name: str, objective: Objective) -> None:
+    for seed in range(8):
+        position = deal(CLASSES[name], seed)
+        fast, slow = _both(position.table, position.rack, objective=objective)
+        assert _key(fast) == _key(slow), f"{name} seed {seed}"
+
+
+@pytest.mark.parametrize("edition", ["standard", "xp", "start_right", "standard4j"])
+def test_agrees_on_small_positions_of_every_edition(edition: str) -> None:
+    for seed in range(25):
+        position = small_deal(seed, edition)
+        for objective in Objective:
+            fast, slow = _both(position.table, position.rack, edition=edition, objective=objective)
+            assert _key(fast) == _key(slow), f"{edition} seed {seed} {objective}"
+
+
+@pytest.mark.parametrize(
+    "table,rack,tiles",
+    [
+        ("r5 r6 r7", "J", 1),  # a lone joker onto a 3-tile run
+        ("r5 r6 r7", "r8 J", 2),  # going out
+        ("k9 b9 o9", "J", 1),  # the 4th of a group
+        ("r5 J r7", "r6", 1),  # a table joker swapped out and placed again
+        ("J r12 r13 | J b12 b13", "r11", 1),  # jokers in front: read as standing behind
+        ("r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13", "J", 1),  # a full run split to take it
+    ],
+)
+def test_named_cases(table: str, rack: str, tiles: int) -> None:
+    fast, slow = _both(parse_sets(table), parse_tiles(rack))
+    assert fast.tiles == tiles
+    assert _key(fast) == _key(slow)
+
+
+def test_two_runs_needing_jokers_in_front_are_kept_whole() -> None:
+    table = parse_sets("J r12 r13 | J r12 r13")
+    fast, slow = _both(table, parse_tiles("k1"), edition="xp")
+    assert fast.tiles == 0 and sum(fast.untouched) == 2
+    assert _key(fast) == _key(slow)
+
+
+def test_a_preset_with_joker_retrieval_rules_goes_to_the_integer_program() -> None:
+    rules = get_rules("pressman_us_2009")
+    pos = Position(parse_sets("r5 J r7"), parse_tiles("r6 k3 b3"), get_edition("standard"), RuleView.of(rules))
+    assert not dp.applies(pos, True)
+    hint = solve(parse_sets("r5 J r7"), parse_tiles("r6 k3 b3"), opened=True, rules=rules)
+    assert hint.tiles_played == 3
+
+
+def test_too_big_a_walk_hands_over_to_the_integer_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    position = deal(CLASSES["mid-game"], 3)
+    rules = get_rules("goliath_modern", **FREE)
+    pos = Position(position.table, position.rack, rules.box, RuleView.of(rules))
+    monkeypatch.setattr(dp, "ROW_BUDGET", 10)
+    assert dp.solve_after_opening(pos, Objective.TILES) is None
+    hint = solve(position.table, position.rack, opened=True, rules=rules)
+    assert hint.tiles_played == solve_turn(pos, True, Objective.TILES).tiles
