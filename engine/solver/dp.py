@@ -9,7 +9,9 @@ of tens to thousands, for the positions it covers:
 * a joker on the table may be taken freely (``joker_free_by_rearranging``, no own tiles and no
   new set demanded for it: the rules of the benchmark and of several presets), or there is no
   joker on the table at all;
-* no locked set (``locked_joker_sets``), at most 4 colours, 3 copies, 7 jokers.
+* no locked set (``locked_joker_sets``), at most 4 colours, 3 copies, 7 jokers;
+* at most :data:`MAX_TILES` numbered tiles, and the walk stays within :data:`ROW_BUDGET`
+  states: on bigger tables the integer program is the faster of the two.
 
 Elsewhere :func:`applies` says no and the caller uses the integer program. The walk itself is
 compiled (:mod:`engine.solver.dp_kernel`); this module prepares its arrays and turns the best
@@ -35,6 +37,10 @@ _DOMINATORS = kernel.dominators()
 #: states the walks of one position may visit before the integer program takes over (about
 #: 0.1 s on the development machine; beyond that HiGHS is usually faster)
 ROW_BUDGET = 150_000
+#: numbered tiles (table + rack) above which the walk is not tried at all: on late-game tables
+#: the ways to keep or rearrange the old sets outgrow the budget nearly every time (measured on
+#: benchmarks/positions.py: 80 on the table + 20 on the rack needs 0.2-3 million states)
+MAX_TILES = 64
 
 
 def applies(pos: Position, opened: bool) -> bool:
@@ -50,6 +56,8 @@ def applies(pos: Position, opened: bool) -> bool:
         return False
     free = rules.free_by_rearranging and rules.freed_min_own_tiles == 0 and not rules.freed_in_new_set
     if pos.table_jokers and not free:
+        return False
+    if sum(pos.table_count) + sum(pos.rack_count) > MAX_TILES:
         return False
     return _pool_jokers(pos) <= kernel.MAX_JOKERS
 
@@ -79,7 +87,8 @@ class _Open:
 
 
 class _Unsupported(Exception):
-    """The position needs more than the compiled state can hold; use the integer program."""
+    """The position needs more than the compiled state holds, or more states than the budget:
+    the integer program answers it instead."""
 
 
 def solve_after_opening(pos: Position, objective: Objective) -> TurnAnswer | None:
@@ -95,8 +104,8 @@ def _solve(pos: Position, objective: Objective) -> TurnAnswer:
     span, colours, copies = pos.span, len(pos.colours), pos.edition.copies
     pool = _pool_jokers(pos)
     values = span + pool
-    runs = _old_sets(pos)
-    slots_used = _assign_slots(runs)
+    old = _old_sets(pos)
+    slots_used = _assign_slots(old)
     if slots_used > kernel.MAX_SLOTS:
         raise _Unsupported
 
@@ -112,16 +121,16 @@ def _solve(pos: Position, objective: Objective) -> TurnAnswer:
     for v in range(span):
         tile_gain[v] = weights.tile(pos.numbers[v])
 
-    runs.sort(key=lambda r: r.first)
-    run_start = np.zeros(values + 1, np.int64)
-    for r in runs:
-        run_start[r.first + 1] += 1
-    run_start = np.cumsum(run_start)
-    run_slot = np.array([r.slot for r in runs], np.int64)
-    run_jokers = np.array([r.jokers for r in runs], np.int64)
+    old.sort(key=lambda r: r.first)
+    set_start = np.zeros(values + 1, np.int64)
+    for r in old:
+        set_start[r.first + 1] += 1
+    set_start = np.cumsum(set_start)
+    set_slot = np.array([r.slot for r in old], np.int64)
+    set_jokers = np.array([r.jokers for r in old], np.int64)
     slot_count = np.zeros((values, kernel.MAX_SLOTS, colours), np.int64)
     slot_free_after = np.zeros(values, np.int64)
-    for r in runs:
+    for r in old:
         for (v, c), n in r.tiles.items():
             slot_count[v, r.slot, c] += n
         slot_free_after[r.last] |= 1 << r.slot
@@ -136,9 +145,9 @@ def _solve(pos: Position, objective: Objective) -> TurnAnswer:
         primary_left[v] = jokers_primary + sum(
             rack_count[u].sum() * weights.primary(pos.numbers[u]) for u in range(v, span)
         )
-        kept_left[v] = sum(1 for r in runs if r.first >= v)
+        kept_left[v] = sum(1 for r in old if r.first >= v)
     top_primary = rack_primary + jokers_primary
-    sets = len(runs)
+    sets = len(old)
 
     budget = ROW_BUDGET
 
@@ -146,7 +155,7 @@ def _solve(pos: Position, objective: Objective) -> TurnAnswer:
         nonlocal rows, budget
         best, _score, rows = kernel.solve_dp(
             values, colours, copies, table_count, rack_count, tile_gain, pool, len(pos.table_jokers),
-            weights.joker, weights.kept, run_start, run_slot, run_jokers, slot_count, slot_free_after,
+            weights.joker, weights.kept, set_start, set_slot, set_jokers, slot_count, slot_free_after,
             *_DOMINATORS, weights.primary_unit, weights.kept_span, primary_left, kept_left,
             primary_floor, kept_floor, budget,
         )
@@ -166,7 +175,7 @@ def _solve(pos: Position, objective: Objective) -> TurnAnswer:
     if best < 0:
         raise _Unsupported  # cannot happen for a valid table; the integer program will tell
     choices = _path(rows, best)
-    return _lay_out(pos, choices, runs, values)
+    return _lay_out(pos, choices, old, values)
 
 
 def _widening(sets: int) -> list[int]:
@@ -180,9 +189,14 @@ def _widening(sets: int) -> list[int]:
 
 @dataclass(frozen=True)
 class _Weights:
+    """How a score packs the criteria: tiles and points weighted so that a lower criterion can
+    never outweigh one unit of a higher one, one unit per old set kept whole at the bottom."""
+
     tile_w: int  # per tile
     value_w: int  # per point
     joker_value: int
+    primary_unit: int  # score // primary_unit is the primary criterion alone
+    tiles_first: bool
     kept: int = 1
 
     def tile(self, number: int) -> int:
@@ -191,10 +205,6 @@ class _Weights:
     @property
     def joker(self) -> int:
         return self.tile_w + self.joker_value * self.value_w
-
-    # the primary criterion alone: score // primary_unit
-    primary_unit: int = 1
-    tiles_first: bool = True
 
     def primary(self, number: int) -> int:
         return 1 if self.tiles_first else number
@@ -238,10 +248,10 @@ def _old_sets(pos: Position) -> list[_OldSet]:
     return out
 
 
-def _assign_slots(runs: list[_OldSet]) -> int:
+def _assign_slots(old: list[_OldSet]) -> int:
     """Give each old set a slot bit, reused once the set before it has ended. Returns slots used."""
     free_from: list[int] = []  # per slot: the first number index it is free again
-    for r in sorted(runs, key=lambda r: r.first):
+    for r in sorted(old, key=lambda r: r.first):
         for slot, start in enumerate(free_from):
             if start <= r.first:
                 r.slot = slot
@@ -267,25 +277,25 @@ def _path(rows: np.ndarray, best: int) -> list[int]:
 _JOKER: Any = object()  # a placeholder for "some joker" while the sets are laid out
 
 
-def _lay_out(pos: Position, choices: list[int], runs: list[_OldSet], values: int) -> TurnAnswer:
+def _lay_out(pos: Position, choices: list[int], old: list[_OldSet], values: int) -> TurnAnswer:
     """Turn the path's choices into the new table: kept sets, runs, groups, the tiles played."""
     span, colours = pos.span, len(pos.colours)
     steps = colours + 2
     if len(choices) != values * steps:  # pragma: no cover - the kernel walks every layer
         raise _Unsupported
     kept_sets: list[int] = []
-    kept_runs: list[_OldSet] = []
+    kept_old: list[_OldSet] = []
     new_groups: list[list[Tile]] = []
     played: list[Tile] = []
     open_runs: list[list[list[_Open]]] = [[[], [], []] for _ in range(colours)]  # length 1, 2, 3+
     finished: list[_Open] = []
     for v in range(values):
         base = v * steps
-        starting = [r for r in runs if r.first == v]
+        starting = [r for r in old if r.first == v]
         for q, r in enumerate(starting):
             if choices[base] >> q & 1:
                 kept_sets.append(r.set_index)
-                kept_runs.append(r)
+                kept_old.append(r)
         leftovers = [0] * colours
         for c in range(colours):
             ch = choices[base + 1 + c]
@@ -302,7 +312,7 @@ def _lay_out(pos: Position, choices: list[int], runs: list[_OldSet], values: int
             open_runs[c] = [[_Open(v, [tile]) for _ in range(s)], ones, twos + threes[:e3]]
             if v < span:
                 used = sum(1 for _, by_joker in goes_on if not by_joker) + s
-                reserved = sum(r.tiles.get((v, c), 0) for r in kept_runs)
+                reserved = sum(r.tiles.get((v, c), 0) for r in kept_old)
                 leftovers[c] = pos.table_count[c * span + v] - reserved + x - used
         if v < span:
             new_groups += _groups_at(pos, v, leftovers, choices[base + steps - 1])

@@ -49,7 +49,8 @@ MAX_COLOURS = 4
 
 # choice codes per layer kind (the caller decodes them)
 #   keep:   bit q set = the q-th old set starting at this number is kept
-#   colour: x | i1<<3 | i2<<6 | e3<<9 | e3j<<12 | s<<15 (see _colour_step)
+#   colour: x rack tiles played | i1<<3 runs of 1 and i2<<6 runs of 2 going on with a joker |
+#           e3<<9 runs of 3+ going on, e3j<<12 of them with a joker | s<<15 runs started
 #   close:  jokers put in groups
 
 
@@ -194,9 +195,9 @@ def solve_dp(
     table_jokers,
     joker_gain,
     kept_gain,
-    run_start,
-    run_slot,
-    run_jokers,
+    set_start,
+    set_slot,
+    set_jokers,
     slot_count,
     slot_free_after,
     dom_start,
@@ -216,7 +217,7 @@ def solve_dp(
     must be placed / rack tiles that may be; tile_gain[v]: score of one rack tile of number v;
     jokers: in the pool (table and rack), table_jokers of them must be placed, joker_gain per
     rack joker played; kept_gain per old set kept whole. Old sets (runs and groups) whose first
-    numbered tile is at v: run_start[v]..run_start[v+1]-1, each with its slot and jokers;
+    numbered tile is at v: set_start[v]..set_start[v+1]-1, each with its slot and jokers;
     slot_count[v, slot, c]: numbered tiles of colour c and number v in the set kept in that
     slot; slot_free_after[v]: slots whose set ends at v.
 
@@ -252,17 +253,17 @@ def solve_dp(
                     continue
                 j = (key >> J_SHIFT) & 7
                 if step == 0:  # keep old runs starting here, or not
-                    r0 = run_start[v]
-                    nr = run_start[v + 1] - r0
+                    r0 = set_start[v]
+                    nr = set_start[v + 1] - r0
                     for subset in range(1 << nr):
                         nk = key
                         ns = sc
                         jj = j
                         for q in range(nr):
                             if subset >> q & 1:
-                                nk |= np.int64(1) << (MASK_SHIFT + run_slot[r0 + q])
+                                nk |= np.int64(1) << (MASK_SHIFT + set_slot[r0 + q])
                                 ns += kept_gain
-                                jj += run_jokers[r0 + q]
+                                jj += set_jokers[r0 + q]
                         if jj > jokers:
                             continue
                         nk = (nk & ~j_bits) | (np.int64(jj) << J_SHIFT)
