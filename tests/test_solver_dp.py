@@ -81,9 +81,10 @@ def test_two_runs_needing_jokers_in_front_are_kept_whole() -> None:
 
 def test_a_preset_with_joker_retrieval_rules_goes_to_the_integer_program() -> None:
     rules = get_rules("pressman_us_2009")
-    pos = Position(parse_sets("r5 J r7"), parse_tiles("r6 k3 b3"), get_edition("standard"), RuleView.of(rules))
+    table, rack = parse_sets("r5 J r7"), parse_tiles("r6 k3 b3")
+    pos = Position(table, rack, get_edition("standard"), RuleView.of(rules))
     assert not dp.applies(pos, True)
-    hint = solve(parse_sets("r5 J r7"), parse_tiles("r6 k3 b3"), opened=True, rules=rules)
+    hint = solve(table, rack, opened=True, rules=rules)
     assert hint.tiles_played == 3
 
 

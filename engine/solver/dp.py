@@ -135,56 +135,68 @@ def _solve(pos: Position, objective: Objective) -> TurnAnswer:
             slot_count[v, r.slot, c] += n
         slot_free_after[r.last] |= 1 << r.slot
 
-    # optimistic remainders from number v on: every rack tile still to come played (primary
-    # criterion), every old set not yet decided kept
-    primary_left = np.zeros(values + 1, np.int64)
-    kept_left = np.zeros(values + 1, np.int64)
-    rack_primary = sum(rack_count[v].sum() * weights.primary(pos.numbers[v]) for v in range(span))
-    jokers_primary = sum(pos.rack_jokers.values()) * weights.joker_primary
-    for v in range(values):
-        primary_left[v] = jokers_primary + sum(
-            rack_count[u].sum() * weights.primary(pos.numbers[u]) for u in range(v, span)
-        )
-        kept_left[v] = sum(1 for r in old if r.first >= v)
-    top_primary = rack_primary + jokers_primary
-    sets = len(old)
+    # optimistic remainders from number v on: every rack tile still to come played, every old
+    # set not yet decided kept; in units of the primary criterion and of (primary, secondary)
+    kept_left = np.array([sum(1 for r in old if r.first >= v) for v in range(values + 1)], np.int64)
+    rack_jokers = sum(pos.rack_jokers.values())
 
+    def left(per_tile: np.ndarray, per_joker: int) -> np.ndarray:
+        by_number = rack_count.sum(axis=1) * per_tile
+        return np.cumsum(by_number[::-1])[::-1] + rack_jokers * per_joker
+
+    main_unit = weights.kept_span
+    primary_per_tile = np.array([weights.primary(n) for n in pos.numbers] + [0] * pool)
+    primary_left = left(primary_per_tile, weights.joker_primary)
+    main_left = left(tile_gain // main_unit, weights.joker // main_unit)
+    no_sets = np.zeros(values + 1, np.int64)
+    sets = len(old)
     budget = ROW_BUDGET
 
-    def attempt(primary_floor: int, kept_floor: int) -> int:
+    def attempt(
+        unit: int, gains_left: np.ndarray, floor: int, kept_floor: int, keep: bool
+    ) -> tuple[int, int]:
+        """One walk: the best final row (or -1) and its score, pruned below the floors."""
         nonlocal rows, budget
-        best, _score, rows = kernel.solve_dp(
+        best, score, rows = kernel.solve_dp(
             values, colours, copies, table_count, rack_count, tile_gain, pool, len(pos.table_jokers),
-            weights.joker, weights.kept, set_start, set_slot, set_jokers, slot_count, slot_free_after,
-            *_DOMINATORS, weights.primary_unit, weights.kept_span, primary_left, kept_left,
-            primary_floor, kept_floor, budget,
+            weights.joker, weights.kept, set_start if keep else no_sets, set_slot, set_jokers, slot_count,
+            slot_free_after, *_DOMINATORS, unit, weights.kept_span, gains_left,
+            kept_left if keep else no_sets, floor, kept_floor, budget,
         )
         budget -= len(rows)
         if best == -2 or budget <= 0:
             raise _Unsupported  # too big to be quick: the integer program is faster here
-        return best
+        return best, int(score)
 
     rows = np.zeros((0, 4), np.int64)
-    best = -1
-    for lost in _widening(sets):
-        best = attempt(top_primary, sets - lost)
+    # 1. (primary, secondary) alone, no set kept: ask for every rack tile played, then for a
+    #    little less and less until a play exists (each walk prunes what cannot reach its floor)
+    top = int(primary_left[0])
+    steps = range(top + 1) if weights.tiles_first else [0] + _widening(top)[1:]
+    for missed in steps:
+        best, score = attempt(weights.primary_unit, primary_left, top - missed, 0, keep=False)
         if best >= 0:
             break
-    else:
-        best = attempt(0, 0)
     if best < 0:
         raise _Unsupported  # cannot happen for a valid table; the integer program will tell
+    # 2. the same (primary, secondary), now with the fewest old sets changed: allow 0, 1, 3, ...
+    #    changes until a play reaches it
+    main = score // main_unit
+    for lost in _widening(sets):
+        best, score = attempt(main_unit, main_left, main, sets - lost, keep=True)
+        if best >= 0:
+            break
     choices = _path(rows, best)
     return _lay_out(pos, choices, old, values)
 
 
-def _widening(sets: int) -> list[int]:
-    """Old sets allowed to change, tried in turn: 0, 1, 3, 7, ... up to all of them."""
-    out, lost = [], 0
-    while lost < sets:
-        out.append(lost)
-        lost = 2 * lost + 1
-    return out + [sets]
+def _widening(most: int) -> list[int]:
+    """Steps tried in turn, each a bigger allowance than the last: 0, 1, 3, 7, ..., most."""
+    out, step = [], 0
+    while step < most:
+        out.append(step)
+        step = 2 * step + 1
+    return out + [most]
 
 
 @dataclass(frozen=True)

@@ -249,8 +249,10 @@ def solve_dp(
                     continue
                 key = data[i, 0]
                 sc = data[i, 1]
-                if sc // w_primary + primary_left[v] < primary_floor or sc % w_kept_span + kept_left[v] < kept_floor:
-                    continue
+                if sc // w_primary + primary_left[v] < primary_floor:
+                    continue  # even every rack tile still to come would not reach the floor
+                if sc % w_kept_span + kept_left[v] < kept_floor:
+                    continue  # even keeping every old set still undecided would not
                 j = (key >> J_SHIFT) & 7
                 if step == 0:  # keep old runs starting here, or not
                     r0 = set_start[v]
@@ -267,7 +269,9 @@ def solve_dp(
                         if jj > jokers:
                             continue
                         nk = (nk & ~j_bits) | (np.int64(jj) << J_SHIFT)
-                        data, count, table, stamp, gen = _put(data, count, lo, table, stamp, gen, nk, ns, i, subset)
+                        data, count, table, stamp, gen = _put(
+                            data, count, lo, table, stamp, gen, nk, ns, i, subset
+                        )
                 elif step <= colours:  # one colour at this number
                     c = step - 1
                     shift = PROFILE_BITS * c
@@ -309,8 +313,9 @@ def solve_dp(
                                                 continue
                                             nk = cleared | (np.int64(s | (n1 << 3) | (m3 << 6)) << shift)
                                             nk = (nk & ~j_bits) | (np.int64(jj) << J_SHIFT)
-                                            nk = (nk & ~g_bits) | (np.int64((r_left + g) | (max(g_most, g) << 4)) << G_SHIFT)
-                                            ch = x | (i1 << 3) | (i2 << 6) | (e3 << 9) | (e3j << 12) | (s << 15)
+                                            grouped = (r_left + g) | (max(g_most, g) << 4)
+                                            nk = (nk & ~g_bits) | (np.int64(grouped) << G_SHIFT)
+                                            ch = x | i1 << 3 | i2 << 6 | e3 << 9 | e3j << 12 | s << 15
                                             data, count, table, stamp, gen = _put(
                                                 data, count, lo, table, stamp, gen, nk, gain, i, ch
                                             )
@@ -324,7 +329,9 @@ def solve_dp(
                         if not groups_feasible(r_left, g_most, jg, colours):
                             continue
                         nk = cleared | (np.int64(j + jg) << J_SHIFT)
-                        data, count, table, stamp, gen = _put(data, count, lo, table, stamp, gen, nk, sc, i, jg)
+                        data, count, table, stamp, gen = _put(
+                            data, count, lo, table, stamp, gen, nk, sc, i, jg
+                        )
             if dead.shape[0] < data.shape[0]:
                 bigger = np.zeros(data.shape[0], np.int8)
                 bigger[: dead.shape[0]] = dead
