@@ -34,6 +34,11 @@ class Colour(enum.Enum):
     ORANGE = "o"
     RED = "r"
 
+    # members are singletons compared by identity: hashing by identity (in C) instead of
+    # Enum's hash of the name (in Python) makes hashing a tile, done in every Counter and set
+    # of tiles, about a third faster
+    __hash__ = object.__hash__
+
     @property
     def letter(self) -> str:
         return self.value
@@ -60,6 +65,8 @@ class JokerKind(enum.Enum):
     MIRROR = "m"  # Twist: the set reads the same both ways; worth 0
     COLOUR_CHANGE = "c"  # Twist: runs only, the colour changes across it
     COLOURED = "*"  # Expert: suffix is the colour letter instead
+
+    __hash__ = object.__hash__  # as Colour: identity, in C
 
     @property
     def is_special(self) -> bool:

@@ -60,12 +60,16 @@ def _hash(key, cap_mask):
     return np.int64((h >> np.uint64(21)) & np.uint64(cap_mask))
 
 
+#: rows one state may add in one step at most (a generous bound on the successors)
+HEADROOM = 4096
+
+
 @njit(cache=True)
-def _put(data, count, lo, table, stamp, gen, key, score, parent, choice):
-    """Put a state into the current layer (rows lo..count-1), keeping the better score.
+def _put(data, count, table, stamp, gen, key, score, parent, choice):
+    """Put a state into the current layer, keeping the better score; returns the new count.
 
     The hash table maps a key to its row; it is stamped with ``gen`` per layer so it never
-    needs clearing. Both grow when full. Returns (data, count, table, stamp, gen).
+    needs clearing. There is always room: :func:`_room` runs before each state's successors.
     """
     cap_mask = table.shape[0] - 1
     h = _hash(key, cap_mask)
@@ -76,7 +80,7 @@ def _put(data, count, lo, table, stamp, gen, key, score, parent, choice):
                 data[e, 1] = score
                 data[e, 2] = parent
                 data[e, 3] = choice
-            return data, count, table, stamp, gen
+            return count
         h = (h + 1) & cap_mask
     stamp[h] = gen
     table[h] = count
@@ -84,13 +88,24 @@ def _put(data, count, lo, table, stamp, gen, key, score, parent, choice):
     data[count, 1] = score
     data[count, 2] = parent
     data[count, 3] = choice
-    count += 1
-    if count >= data.shape[0]:
+    return count + 1
+
+
+@njit(cache=True)
+def _room(data, count, lo, table, stamp, gen, dead):
+    """Grow the rows and the hash table of the layer being built (rows lo..count-1) so that
+    HEADROOM more rows fit. Returns (data, table, stamp, gen, dead)."""
+    if count + HEADROOM >= data.shape[0]:
         bigger = np.empty((2 * data.shape[0], 4), np.int64)
         bigger[:count] = data[:count]
         data = bigger
-    if 2 * (count - lo) > table.shape[0]:
+        more = np.zeros(data.shape[0], np.int8)
+        more[:count] = dead[:count]
+        dead = more
+    if 2 * (count - lo + HEADROOM) > table.shape[0]:
         cap = 2 * table.shape[0]
+        while 2 * (count - lo + HEADROOM) > cap:
+            cap *= 2
         table = np.empty(cap, np.int64)
         stamp = np.zeros(cap, np.int64)
         gen += 1
@@ -100,7 +115,7 @@ def _put(data, count, lo, table, stamp, gen, key, score, parent, choice):
                 h = (h + 1) & (cap - 1)
             stamp[h] = gen
             table[h] = e
-    return data, count, table, stamp, gen
+    return data, table, stamp, gen, dead
 
 
 @njit(cache=True)
@@ -120,30 +135,21 @@ def groups_feasible(r, mx, jokers, colours):
 
 
 def dominators() -> tuple[np.ndarray, np.ndarray]:
-    """Per colour profile (n1 | n2<<3 | n3<<6): the profiles that are at least as good.
+    """Per colour profile (n1 | n2<<3 | n3<<6): the profiles one step better than it.
 
-    Open runs of lengths 1, 2, 3+ in one colour; a profile *dominates* another if its runs can
-    be matched to the other's with each at least as long, and any extra run of it is 3+ long:
-    whatever the weaker state can still do, the stronger can copy (a longer run may take the
-    same tiles; a 3+ run may stop at once). Only profiles with at most one run more are listed,
-    which is where the dominating states are found in practice.
+    Open runs of lengths 1, 2, 3+ in one colour. A profile is better if one of its runs is
+    longer (1 -> 2, 2 -> 3+, 1 -> 3+) or it has one more run of 3+: whatever the weaker state
+    can still do, the stronger can copy (a longer run may take the same tiles; a 3+ run may
+    stop at once). One step only, so the check stays cheap; chains of steps are usually
+    caught through the states in between.
     """
     lists: list[list[int]] = []
     for code in range(512):
-        m1, m2, m3 = code & 7, code >> 3 & 7, code >> 6 & 7
+        n1, n2, n3 = code & 7, code >> 3 & 7, code >> 6 & 7
         found = []
-        for other in range(512):
-            n1, n2, n3 = other & 7, other >> 3 & 7, other >> 6 & 7
-            if other == code or n1 + n2 + n3 > m1 + m2 + m3 + 1:
-                continue
-            if (
-                n3 >= m3
-                and n2 + n3 >= m2 + m3
-                and n1 + n2 + n3 >= m1 + m2 + m3
-                and n1 <= m1
-                and n1 + n2 <= m1 + m2
-            ):
-                found.append(other)
+        for m1, m2, m3 in ((n1 - 1, n2 + 1, n3), (n1, n2 - 1, n3 + 1), (n1 - 1, n2, n3 + 1), (n1, n2, n3 + 1)):
+            if min(m1, m2, m3) >= 0 and max(m1, m2, m3) <= 7:
+                found.append(m1 | m2 << 3 | m3 << 6)
         lists.append(found)
     start = np.zeros(513, np.int64)
     start[1:] = np.cumsum([len(f) for f in lists])
@@ -227,8 +233,8 @@ def solve_dp(
     primary_left[v] / kept_left[v] are those optimistic remainders from number v on.
     """
     data = np.empty((1 << 14, 4), np.int64)
-    table = np.empty(1 << 12, np.int64)
-    stamp = np.zeros(1 << 12, np.int64)
+    table = np.empty(1 << 14, np.int64)
+    stamp = np.zeros(1 << 14, np.int64)
     gen = 1
     data[0, 0] = 0  # the empty state: nothing open, no joker, no kept run
     data[0, 1] = 0
@@ -253,6 +259,7 @@ def solve_dp(
                     continue  # even every rack tile still to come would not reach the floor
                 if sc % w_kept_span + kept_left[v] < kept_floor:
                     continue  # even keeping every old set still undecided would not
+                data, table, stamp, gen, dead = _room(data, count, lo, table, stamp, gen, dead)
                 j = (key >> J_SHIFT) & 7
                 if step == 0:  # keep old runs starting here, or not
                     r0 = set_start[v]
@@ -269,9 +276,7 @@ def solve_dp(
                         if jj > jokers:
                             continue
                         nk = (nk & ~j_bits) | (np.int64(jj) << J_SHIFT)
-                        data, count, table, stamp, gen = _put(
-                            data, count, lo, table, stamp, gen, nk, ns, i, subset
-                        )
+                        count = _put(data, count, table, stamp, gen, nk, ns, i, subset)
                 elif step <= colours:  # one colour at this number
                     c = step - 1
                     shift = PROFILE_BITS * c
@@ -316,9 +321,7 @@ def solve_dp(
                                             grouped = (r_left + g) | (max(g_most, g) << 4)
                                             nk = (nk & ~g_bits) | (np.int64(grouped) << G_SHIFT)
                                             ch = x | i1 << 3 | i2 << 6 | e3 << 9 | e3j << 12 | s << 15
-                                            data, count, table, stamp, gen = _put(
-                                                data, count, lo, table, stamp, gen, nk, gain, i, ch
-                                            )
+                                            count = _put(data, count, table, stamp, gen, nk, gain, i, ch)
                 else:  # the leftovers of this number become groups
                     r_left = (key >> G_SHIFT) & 15
                     g_most = (key >> (G_SHIFT + 4)) & 3
@@ -329,14 +332,8 @@ def solve_dp(
                         if not groups_feasible(r_left, g_most, jg, colours):
                             continue
                         nk = cleared | (np.int64(j + jg) << J_SHIFT)
-                        data, count, table, stamp, gen = _put(
-                            data, count, lo, table, stamp, gen, nk, sc, i, jg
-                        )
-            if dead.shape[0] < data.shape[0]:
-                bigger = np.zeros(data.shape[0], np.int8)
-                bigger[: dead.shape[0]] = dead
-                dead = bigger
-            if step > 0:
+                        count = _put(data, count, table, stamp, gen, nk, sc, i, jg)
+            if step == colours + 1:
                 _prune_dominated(data, lo, count, table, stamp, gen, colours, dom_start, dom_list, dead)
             prev_lo = lo
             prev_hi = count

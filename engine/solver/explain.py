@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from engine.melds import classify
 from engine.notation import format_tiles
-from engine.tiles import Tile
+from engine.tiles import Tile, sort_tiles
 
 if TYPE_CHECKING:
     from engine.solver.position import Position
@@ -33,17 +33,19 @@ def explain(pos: "Position", answer: "TurnAnswer", opened: bool) -> list[str]:
     if not opened and answer.opening_value:
         lines.append(f"opening worth {answer.opening_value} points")
     # biggest overlap first, so a set that grew is read as "add", not as a new set
+    new_counts = [Counter(s) for s in new_sets]
     order = sorted(
         range(len(new_sets)),
-        key=lambda i: -max([sum((Counter(new_sets[i]) & c).values()) for c in remaining.values()] + [0]),
+        key=lambda i: -max([_overlap(new_counts[i], c) for c in remaining.values()] + [0]),
     )
     plans: list[tuple[list[Tile], list[tuple[int, list[Tile]]], list[Tile]]] = []
     for i in order:
         new = new_sets[i]
-        need = Counter(new)
+        need = Counter(new_counts[i])
         sources: list[tuple[int, list[Tile]]] = []  # (old set, tiles taken from it)
         while need and remaining:
-            k, overlap = max(((k, need & c) for k, c in remaining.items()), key=lambda kc: sum(kc[1].values()))
+            k = max(remaining, key=lambda k: _overlap(need, remaining[k]))
+            overlap = need & remaining[k]
             if not overlap:
                 break
             remaining[k] -= overlap
@@ -71,13 +73,21 @@ def explain(pos: "Position", answer: "TurnAnswer", opened: bool) -> list[str]:
     return lines
 
 
+def _overlap(a: Counter[Tile], b: Counter[Tile]) -> int:
+    """How many tiles two multisets share (the size of ``a & b``, without building it)."""
+    return sum(min(n, b[t]) for t, n in a.items() if t in b)
+
+
 def _kept_indices(old_sets: list[list[Tile]], kept_sets: list[list[Tile]]) -> set[int]:
+    """Which old sets the kept sets are (the same tiles; the first unused one of equal sets)."""
+    by_tiles: dict[tuple[Tile, ...], list[int]] = {}
+    for k, old in enumerate(old_sets):
+        by_tiles.setdefault(tuple(sort_tiles(old)), []).append(k)
     used: set[int] = set()
     for s in kept_sets:
-        for k, old in enumerate(old_sets):
-            if k not in used and Counter(old) == Counter(s):
-                used.add(k)
-                break
+        same = by_tiles.get(tuple(sort_tiles(s)))
+        if same:
+            used.add(same.pop(0))
     return used
 
 
