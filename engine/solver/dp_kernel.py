@@ -54,7 +54,7 @@ MAX_COLOURS = 4
 #   close:  jokers put in groups
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hash(key, cap_mask):
     h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
     return np.int64((h >> np.uint64(21)) & np.uint64(cap_mask))
@@ -64,7 +64,7 @@ def _hash(key, cap_mask):
 HEADROOM = 4096
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put(data, count, table, stamp, gen, key, score, parent, choice):
     """Put a state into the current layer, keeping the better score; returns the new count.
 
@@ -118,7 +118,7 @@ def _room(data, count, lo, table, stamp, gen, dead):
     return data, table, stamp, gen, dead
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def groups_feasible(r, mx, jokers, colours):
     """Can ``r`` numbered tiles of one number (at most ``mx`` of a colour) and ``jokers`` jokers
     be split into groups of 3..colours tiles, distinct colours, each with a numbered tile?
@@ -156,7 +156,7 @@ def dominators() -> tuple[np.ndarray, np.ndarray]:
     return start, np.array([q for f in lists for q in f], np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _find(data, table, stamp, gen, key):
     """Row of ``key`` in the current layer, or -1."""
     cap_mask = table.shape[0] - 1
@@ -259,7 +259,8 @@ def solve_dp(
                     continue  # even every rack tile still to come would not reach the floor
                 if sc % w_kept_span + kept_left[v] < kept_floor:
                     continue  # even keeping every old set still undecided would not
-                data, table, stamp, gen, dead = _room(data, count, lo, table, stamp, gen, dead)
+                if count + HEADROOM >= data.shape[0] or 2 * (count - lo + HEADROOM) > table.shape[0]:
+                    data, table, stamp, gen, dead = _room(data, count, lo, table, stamp, gen, dead)
                 j = (key >> J_SHIFT) & 7
                 if step == 0:  # keep old runs starting here, or not
                     r0 = set_start[v]
