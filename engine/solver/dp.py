@@ -35,7 +35,7 @@ from engine.tiles import Tile
 _DOMINATORS = kernel.dominators()
 
 #: states the walks of one position may visit before the integer program takes over (about
-#: 0.1 s on the development machine; beyond that HiGHS is usually faster)
+#: 25 ms on the development machine; beyond that HiGHS is usually as fast)
 ROW_BUDGET = 150_000
 #: numbered tiles (table + rack) above which the walk is not tried at all: on late-game tables
 #: the ways to keep or rearrange the old sets outgrow the budget nearly every time (measured on
@@ -277,13 +277,7 @@ def _assign_slots(old: list[_OldSet]) -> int:
 
 def _path(rows: np.ndarray, best: int) -> list[int]:
     """The choices along the best path, first layer first."""
-    out: list[int] = []
-    row = best
-    while rows[row, 2] >= 0:
-        out.append(int(rows[row, 3]))
-        row = int(rows[row, 2])
-    out.reverse()
-    return out
+    return kernel.path(rows, best).tolist()
 
 
 _JOKER: Any = object()  # a placeholder for "some joker" while the sets are laid out
@@ -296,25 +290,32 @@ def _lay_out(pos: Position, choices: list[int], old: list[_OldSet], values: int)
     if len(choices) != values * steps:  # pragma: no cover - the kernel walks every layer
         raise _Unsupported
     kept_sets: list[int] = []
-    kept_old: list[_OldSet] = []
+    reserved = [[0] * colours for _ in range(span)]  # numbered tiles held by kept sets
     new_groups: list[list[Tile]] = []
     played: list[Tile] = []
     open_runs: list[list[list[_Open]]] = [[[], [], []] for _ in range(colours)]  # length 1, 2, 3+
     finished: list[_Open] = []
+    starting: dict[int, list[_OldSet]] = {}
+    for r in old:
+        starting.setdefault(r.first, []).append(r)
     for v in range(values):
         base = v * steps
-        starting = [r for r in old if r.first == v]
-        for q, r in enumerate(starting):
+        for q, r in enumerate(starting.get(v, ())):
             if choices[base] >> q & 1:
                 kept_sets.append(r.set_index)
-                kept_old.append(r)
+                for (u, c), n in r.tiles.items():
+                    reserved[u][c] += n
         leftovers = [0] * colours
         for c in range(colours):
             ch = choices[base + 1 + c]
+            ones, twos, threes = open_runs[c]
+            if v < span:
+                leftovers[c] = pos.table_count[c * span + v] - reserved[v][c]
+            if not ch and not (ones or twos or threes):
+                continue  # nothing of this colour here
             x, i1, i2, e3, e3j, s = ch & 7, ch >> 3 & 7, ch >> 6 & 7, ch >> 9 & 7, ch >> 12 & 7, ch >> 15 & 7
             tile = pos.tile(c * span + v) if v < span else _JOKER
             played += [tile] * x
-            ones, twos, threes = open_runs[c]
             goes_on = [(run, n < i1) for n, run in enumerate(ones)]
             goes_on += [(run, n < i2) for n, run in enumerate(twos)]
             goes_on += [(run, n < e3j) for n, run in enumerate(threes[:e3])]
@@ -322,10 +323,7 @@ def _lay_out(pos: Position, choices: list[int], old: list[_OldSet], values: int)
                 run.tiles.append(_JOKER if by_joker else tile)
             finished += threes[e3:]
             open_runs[c] = [[_Open(v, [tile]) for _ in range(s)], ones, twos + threes[:e3]]
-            if v < span:
-                used = sum(1 for _, by_joker in goes_on if not by_joker) + s
-                reserved = sum(r.tiles.get((v, c), 0) for r in kept_old)
-                leftovers[c] = pos.table_count[c * span + v] - reserved + x - used
+            leftovers[c] += x - s - sum(1 for _, by_joker in goes_on if not by_joker)
         if v < span:
             new_groups += _groups_at(pos, v, leftovers, choices[base + steps - 1])
     for c in range(colours):

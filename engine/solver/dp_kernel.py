@@ -134,6 +134,22 @@ def groups_feasible(r, mx, jokers, colours):
     return g_lo <= g_hi
 
 
+@njit(cache=True)
+def path(rows, best):
+    """The choices along the path that ends at row ``best``, first layer first."""
+    length = 0
+    row = best
+    while rows[row, 2] >= 0:
+        length += 1
+        row = rows[row, 2]
+    out = np.empty(length, np.int64)
+    row = best
+    for k in range(length - 1, -1, -1):
+        out[k] = rows[row, 3]
+        row = rows[row, 2]
+    return out
+
+
 def dominators() -> tuple[np.ndarray, np.ndarray]:
     """Per colour profile (n1 | n2<<3 | n3<<6): the profiles one step better than it.
 
