@@ -17,9 +17,10 @@ One number is handled in steps, each a layer of states in a hash table:
   one colour);
 * **close**: the leftovers, with some jokers, must make valid groups.
 
-States that another state of the same layer dominates (runs at least as long in every colour,
-at least the score) are dropped, and so is every state that can no longer reach the floors
-the caller sets (branch and bound: see :func:`solve_dp`).
+At the end of each number, states that another state dominates (one of its colours one step
+better: a run longer, or one more run of 3+; at least the score) are dropped, and every state
+that can no longer reach the floors the caller sets is skipped (branch and bound: see
+:func:`solve_dp`).
 
 Past the last number come a few *virtual* numbers with no tiles, where runs may go on with
 jokers only. A run therefore never needs a joker in front of its first numbered tile: a set
