@@ -46,6 +46,16 @@ def test_agrees_with_the_integer_program_on_seeded_positions(name: str, objectiv
         assert _key(fast) == _key(slow), f"{name} seed {seed}"
 
 
+@pytest.mark.parametrize("objective", [Objective.TILES, Objective.VALUE])
+def test_big_tables_agree_with_the_integer_program(objective: Objective) -> None:
+    """More than 64 tiles: the beam walk and the one exact walk that proves it."""
+    for seed in (0, 2):
+        position = deal(CLASSES["late-game"], seed)
+        assert sum(not t.is_joker for s in position.table for t in s) + len(position.rack) > dp.MAX_TILES
+        fast, slow = _both(position.table, position.rack, objective=objective)
+        assert _key(fast) == _key(slow), f"late-game seed {seed}"
+
+
 @pytest.mark.parametrize("edition", ["standard", "xp", "start_right", "standard4j"])
 def test_agrees_on_small_positions_of_every_edition(edition: str) -> None:
     for seed in range(25):

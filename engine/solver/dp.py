@@ -10,8 +10,9 @@ of tens to thousands, for the positions it covers:
   new set demanded for it: the rules of the benchmark and of several presets), or there is no
   joker on the table at all;
 * no locked set (``locked_joker_sets``), at most 4 colours, 3 copies, 7 jokers;
-* at most :data:`MAX_TILES` numbered tiles, and the walk stays within :data:`ROW_BUDGET`
-  states: on bigger tables the integer program is the faster of the two.
+* the walks stay within :data:`ROW_BUDGET` states (:data:`BIG_ROW_BUDGET` on a table of more
+  than :data:`MAX_TILES` numbered tiles, where only plays of the whole rack are tried): beyond
+  that the integer program is as fast.
 
 Elsewhere :func:`applies` says no and the caller uses the integer program. The walk itself is
 compiled (:mod:`engine.solver.dp_kernel`); this module prepares its arrays and turns the best
@@ -37,10 +38,14 @@ _DOMINATORS = kernel.dominators()
 #: states the walks of one position may visit before the integer program takes over (about
 #: 25 ms on the development machine; beyond that HiGHS is usually as fast)
 ROW_BUDGET = 150_000
-#: numbered tiles (table + rack) above which the walk is not tried at all: on late-game tables
-#: the ways to keep or rearrange the old sets outgrow the budget nearly every time (measured on
-#: benchmarks/positions.py: 80 on the table + 20 on the rack needs 0.2-3 million states)
+#: numbered tiles (table + rack) above which a table is "big": walking every way to lay it out
+#: outgrows the budget (80 on the table + 20 on the rack: 0.2-3 million states), so only the
+#: "every rack tile played" case is tried, with a beam walk and one exact walk
 MAX_TILES = 64
+#: states kept per layer by the beam walk on big tables
+BEAM = 1000
+#: the state budget on big tables (about 150 ms), past which the integer program takes over
+BIG_ROW_BUDGET = 800_000
 
 
 def applies(pos: Position, opened: bool) -> bool:
@@ -57,8 +62,9 @@ def applies(pos: Position, opened: bool) -> bool:
     free = rules.free_by_rearranging and rules.freed_min_own_tiles == 0 and not rules.freed_in_new_set
     if pos.table_jokers and not free:
         return False
-    if sum(pos.table_count) + sum(pos.rack_count) > MAX_TILES:
-        return False
+    big = sum(pos.table_count) + sum(pos.rack_count) > MAX_TILES
+    if big and pos.edition.copies > 2:
+        return False  # three copies (XP): the proof walk outgrows the budget nearly always
     return _pool_jokers(pos) <= kernel.MAX_JOKERS
 
 
@@ -153,7 +159,7 @@ def _solve(pos: Position, objective: Objective) -> TurnAnswer:
     budget = ROW_BUDGET
 
     def attempt(
-        unit: int, gains_left: np.ndarray, floor: int, kept_floor: int, keep: bool
+        unit: int, gains_left: np.ndarray, floor: int, kept_floor: int, keep: bool, beam: int = 0
     ) -> tuple[int, int]:
         """One walk: the best final row (or -1) and its score, pruned below the floors."""
         nonlocal rows, budget
@@ -161,7 +167,7 @@ def _solve(pos: Position, objective: Objective) -> TurnAnswer:
             values, colours, copies, table_count, rack_count, tile_gain, pool, len(pos.table_jokers),
             weights.joker, weights.kept, set_start if keep else no_sets, set_slot, set_jokers, slot_count,
             slot_free_after, *_DOMINATORS, unit, weights.kept_span, gains_left,
-            kept_left if keep else no_sets, floor, kept_floor, budget,
+            kept_left if keep else no_sets, floor, kept_floor, budget, beam,
         )
         budget -= len(rows)
         if best == -2 or budget <= 0:
@@ -169,6 +175,20 @@ def _solve(pos: Position, objective: Objective) -> TurnAnswer:
         return best, int(score)
 
     rows = np.zeros((0, 4), np.int64)
+    if sum(pos.table_count) + sum(pos.rack_count) > MAX_TILES:
+        # a big table: walking every way to lay it out costs more than HiGHS, so only the
+        # common case is tried, every rack tile played. A beam walk (the best BEAM states of
+        # each layer) finds such a play with many old sets kept, K of them; one exact walk
+        # then asks for K + 1 or more. Either it finds the best of those, or K was the most.
+        top_main = int(main_left[0])
+        budget = BIG_ROW_BUDGET
+        beam_best, beam_score = attempt(main_unit, main_left, top_main, 0, keep=True, beam=BEAM)
+        if beam_best < 0:
+            raise _Unsupported  # perhaps not every tile fits: the integer program decides
+        beam_choices = _path(rows, beam_best)
+        best, score = attempt(main_unit, main_left, top_main, beam_score % main_unit + 1, keep=True)
+        choices = _path(rows, best) if best >= 0 else beam_choices
+        return _lay_out(pos, choices, old, values)
     # 1. (primary, secondary) alone, no set kept: ask for every rack tile played, then for a
     #    little less and less until a play exists (each walk prunes what cannot reach its floor)
     top = int(primary_left[0])

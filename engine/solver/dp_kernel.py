@@ -232,6 +232,7 @@ def solve_dp(
     primary_floor,
     kept_floor,
     row_budget,
+    beam=0,
 ):
     """The best final state. Returns (row of the best final state, -1 if none, -2 if the walk
     needed more than ``row_budget`` states; its score; the rows).
@@ -353,6 +354,13 @@ def solve_dp(
                         count = _put(data, count, table, stamp, gen, nk, sc, i, jg)
             if step == colours + 1:
                 _prune_dominated(data, lo, count, table, stamp, gen, colours, dom_start, dom_list, dead)
+            if beam > 0 and count - lo > beam:
+                rank = np.empty(count - lo, np.int64)
+                for e in range(lo, count):
+                    rank[e - lo] = -1 if dead[e] else data[e, 1] * 64 + (_hash(data[e, 0], 63))
+                order = np.argsort(-rank)
+                for q in range(beam, count - lo):
+                    dead[lo + order[q]] = 1
             prev_lo = lo
             prev_hi = count
             if count > row_budget:
