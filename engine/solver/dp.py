@@ -134,11 +134,11 @@ def _solve(pos: Position, objective: Objective) -> TurnAnswer:
     set_start = np.cumsum(set_start)
     set_slot = np.array([r.slot for r in old], np.int64)
     set_jokers = np.array([r.jokers for r in old], np.int64)
-    slot_count = np.zeros((values, kernel.MAX_SLOTS, colours), np.int64)
+    slot_bits = np.zeros((values, colours), np.int64)
     slot_free_after = np.zeros(values, np.int64)
     for r in old:
-        for (v, c), n in r.tiles.items():
-            slot_count[v, r.slot, c] += n
+        for v, c in r.tiles:
+            slot_bits[v, c] |= 1 << r.slot
         slot_free_after[r.last] |= 1 << r.slot
 
     # optimistic remainders from number v on: every rack tile still to come played, every old
@@ -165,7 +165,7 @@ def _solve(pos: Position, objective: Objective) -> TurnAnswer:
         nonlocal rows, budget
         best, score, rows = kernel.solve_dp(
             values, colours, copies, table_count, rack_count, tile_gain, pool, len(pos.table_jokers),
-            weights.joker, weights.kept, set_start if keep else no_sets, set_slot, set_jokers, slot_count,
+            weights.joker, weights.kept, set_start if keep else no_sets, set_slot, set_jokers, slot_bits,
             slot_free_after, *_DOMINATORS, unit, weights.kept_span, gains_left,
             kept_left if keep else no_sets, floor, kept_floor, budget, beam,
         )

@@ -221,7 +221,7 @@ def solve_dp(
     set_start,
     set_slot,
     set_jokers,
-    slot_count,
+    slot_bits,
     slot_free_after,
     dom_start,
     dom_list,
@@ -242,8 +242,8 @@ def solve_dp(
     jokers: in the pool (table and rack), table_jokers of them must be placed, joker_gain per
     rack joker played; kept_gain per old set kept whole. Old sets (runs and groups) whose first
     numbered tile is at v: set_start[v]..set_start[v+1]-1, each with its slot and jokers;
-    slot_count[v, slot, c]: numbered tiles of colour c and number v in the set kept in that
-    slot; slot_free_after[v]: slots whose set ends at v.
+    slot_bits[v, c]: the slots whose kept set holds the tile of colour c and number v (a set
+    holds at most one of each); slot_free_after[v]: slots whose set ends at v.
 
     Branch and bound: a state is dropped when even playing every rack tile still to come and
     keeping every old set still undecided could not reach ``primary_floor`` (the primary
@@ -303,11 +303,11 @@ def solve_dp(
                     n2 = (key >> (shift + 3)) & 7
                     n3 = (key >> (shift + 6)) & 7
                     mask = (key >> MASK_SHIFT) & 0xFFFF
+                    held = mask & slot_bits[v, c]  # kept sets holding this tile (one each)
                     reserved = 0
-                    if mask != 0:
-                        for sl in range(MAX_SLOTS):
-                            if (mask >> sl) & 1:
-                                reserved += slot_count[v, sl, c]
+                    while held:
+                        held &= held - 1
+                        reserved += 1
                     forced = table_count[v, c] - reserved
                     free_j = jokers - j
                     cleared = key & ~(np.int64(0x1FF) << shift)
