@@ -48,6 +48,9 @@ class Colour(enum.Enum):
         return self.name.lower()
 
 
+#: A colour's place in printed order (racks sort by it).
+_COLOUR_ORDER: dict[Colour, int] = {c: i for i, c in enumerate(Colour)}
+
 #: Letters accepted for a colour on input; ``y`` (yellow printings) is the orange slot.
 COLOUR_LETTERS: dict[str, Colour] = {c.value: c for c in Colour} | {"y": Colour.ORANGE}
 
@@ -126,8 +129,7 @@ class Tile:
         """Colour, then number; jokers last. Used for printing racks in a stable order."""
         if self.joker is not None:
             return (1, 0, str(self))
-        colour_index = list(Colour).index(self.colour)  # type: ignore[arg-type]
-        return (0, colour_index * 100 + (self.number or 0), "")
+        return (0, _COLOUR_ORDER[self.colour] * 100 + (self.number or 0), "")  # type: ignore[index]
 
     def __str__(self) -> str:
         if self.joker is None:
