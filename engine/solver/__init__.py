@@ -7,8 +7,10 @@
     >>> can_open(parse_tiles("k10 b10 r10 o2")).value_played
     30
 
-The solver is exact: it states the turn as one integer program (see :mod:`engine.solver.turn`)
-and HiGHS proves the answer optimal. What "legal" means comes from the rule preset
+The solver is exact, by the fastest of three methods that models the position: a search over
+the rack's sets for an opening (:mod:`engine.solver.opening`), a compiled dynamic programme over
+the numbers after it (:mod:`engine.solver.dp`), or one integer program that HiGHS proves
+optimal (:mod:`engine.solver.turn`) for the rest. What "legal" means comes from the rule preset
 (:mod:`engine.rules`); docs/solver.md lists how each rule is modelled.
 """
 
