@@ -107,107 +107,133 @@ def solve_after_opening(pos: Position, objective: Objective) -> TurnAnswer | Non
 
 
 def _solve(pos: Position, objective: Objective) -> TurnAnswer:
-    span, colours, copies = pos.span, len(pos.colours), pos.edition.copies
-    pool = _pool_jokers(pos)
-    values = span + pool
-    old = _old_sets(pos)
-    slots_used = _assign_slots(old)
-    if slots_used > kernel.MAX_SLOTS:
-        raise _Unsupported
+    walks = _Walks(pos, objective)
+    if sum(pos.table_count) + sum(pos.rack_count) > MAX_TILES:
+        choices = _whole_rack_on_big_table(walks)
+    else:
+        choices = _two_phases(walks)
+    return _lay_out(pos, choices, walks.old, walks.values)
 
-    table_count = np.zeros((values, colours), np.int64)
-    rack_count = np.zeros((values, colours), np.int64)
-    for i in range(pos.size):
-        c, v = divmod(i, span)
-        table_count[v, c] = pos.table_count[i]
-        rack_count[v, c] = pos.rack_count[i]
 
-    weights = _weights(pos, objective)
-    tile_gain = np.zeros(values, np.int64)
-    for v in range(span):
-        tile_gain[v] = weights.tile(pos.numbers[v])
+class _Walks:
+    """The kernel's arrays for one position, and walks over them within one state budget."""
 
-    old.sort(key=lambda r: r.first)
-    set_start = np.zeros(values + 1, np.int64)
-    for r in old:
-        set_start[r.first + 1] += 1
-    set_start = np.cumsum(set_start)
-    set_slot = np.array([r.slot for r in old], np.int64)
-    set_jokers = np.array([r.jokers for r in old], np.int64)
-    slot_bits = np.zeros((values, colours), np.int64)
-    slot_free_after = np.zeros(values, np.int64)
-    for r in old:
-        for v, c in r.tiles:
-            slot_bits[v, c] |= 1 << r.slot
-        slot_free_after[r.last] |= 1 << r.slot
+    def __init__(self, pos: Position, objective: Objective) -> None:
+        self.pos = pos
+        span, colours = pos.span, len(pos.colours)
+        self.pool = _pool_jokers(pos)
+        self.values = values = span + self.pool
+        self.old = old = sorted(_old_sets(pos), key=lambda r: r.first)
+        if _assign_slots(old) > kernel.MAX_SLOTS:
+            raise _Unsupported
 
-    # optimistic remainders from number v on: every rack tile still to come played, every old
-    # set not yet decided kept; in units of the primary criterion and of (primary, secondary)
-    kept_left = np.array([sum(1 for r in old if r.first >= v) for v in range(values + 1)], np.int64)
-    rack_jokers = sum(pos.rack_jokers.values())
+        self.table_count = np.zeros((values, colours), np.int64)
+        self.rack_count = rack_count = np.zeros((values, colours), np.int64)
+        for i in range(pos.size):
+            c, v = divmod(i, span)
+            self.table_count[v, c] = pos.table_count[i]
+            rack_count[v, c] = pos.rack_count[i]
+        self.weights = weights = _weights(pos, objective)
+        self.tile_gain = np.zeros(values, np.int64)
+        for v in range(span):
+            self.tile_gain[v] = weights.tile(pos.numbers[v])
 
-    def left(per_tile: np.ndarray, per_joker: int) -> np.ndarray:
-        by_number = rack_count.sum(axis=1) * per_tile
+        starts = np.zeros(values + 1, np.int64)
+        for r in old:
+            starts[r.first + 1] += 1
+        self.set_start = np.cumsum(starts)
+        self.set_slot = np.array([r.slot for r in old], np.int64)
+        self.set_jokers = np.array([r.jokers for r in old], np.int64)
+        self.slot_bits = np.zeros((values, colours), np.int64)
+        self.slot_free_after = np.zeros(values, np.int64)
+        for r in old:
+            for v, c in r.tiles:
+                self.slot_bits[v, c] |= 1 << r.slot
+            self.slot_free_after[r.last] |= 1 << r.slot
+        self.no_sets = np.zeros(values + 1, np.int64)
+
+        # optimistic remainders from number v on: every rack tile still to come played, every
+        # old set not yet decided kept; in units of the primary criterion and of (primary,
+        # secondary), the "main" part of a score
+        self.kept_left = np.array([sum(1 for r in old if r.first >= v) for v in range(values + 1)], np.int64)
+        self.main_unit = weights.kept_span
+        primary_per_tile = np.array([weights.primary(n) for n in pos.numbers] + [0] * self.pool)
+        self.primary_left = self._left(primary_per_tile, weights.joker_primary)
+        self.main_left = self._left(self.tile_gain // self.main_unit, weights.joker // self.main_unit)
+        self.budget = ROW_BUDGET
+        self.rows = np.zeros((0, 4), np.int64)
+
+    def _left(self, per_tile: np.ndarray, per_joker: int) -> np.ndarray:
+        by_number = self.rack_count.sum(axis=1) * per_tile
+        rack_jokers = sum(self.pos.rack_jokers.values())
         return np.cumsum(by_number[::-1])[::-1] + rack_jokers * per_joker
 
-    main_unit = weights.kept_span
-    primary_per_tile = np.array([weights.primary(n) for n in pos.numbers] + [0] * pool)
-    primary_left = left(primary_per_tile, weights.joker_primary)
-    main_left = left(tile_gain // main_unit, weights.joker // main_unit)
-    no_sets = np.zeros(values + 1, np.int64)
-    sets = len(old)
-    budget = ROW_BUDGET
+    def primary(self, floor: int) -> tuple[int, int]:
+        """A walk without keep choices, primary criterion at least ``floor``."""
+        return self._walk(self.weights.primary_unit, self.primary_left, floor, 0, keep=False)
 
-    def attempt(
-        unit: int, gains_left: np.ndarray, floor: int, kept_floor: int, keep: bool, beam: int = 0
+    def main(self, floor: int, kept_floor: int, beam: int = 0) -> tuple[int, int]:
+        """A walk with keep choices, (primary, secondary) and old sets kept at least the floors."""
+        return self._walk(self.main_unit, self.main_left, floor, kept_floor, keep=True, beam=beam)
+
+    def path(self, best: int) -> list[int]:
+        """The choices to the final row ``best`` of the last walk."""
+        return kernel.path(self.rows, best).tolist()
+
+    def _walk(
+        self, unit: int, gains_left: np.ndarray, floor: int, kept_floor: int, keep: bool, beam: int = 0
     ) -> tuple[int, int]:
         """One walk: the best final row (or -1) and its score, pruned below the floors."""
-        nonlocal rows, budget
-        best, score, rows = kernel.solve_dp(
-            values, colours, copies, table_count, rack_count, tile_gain, pool, len(pos.table_jokers),
-            weights.joker, weights.kept, set_start if keep else no_sets, set_slot, set_jokers, slot_bits,
-            slot_free_after, *_DOMINATORS, unit, weights.kept_span, gains_left,
-            kept_left if keep else no_sets, floor, kept_floor, budget, beam,
+        w = self.weights
+        best, score, self.rows = kernel.solve_dp(
+            self.values, len(self.pos.colours), self.pos.edition.copies, self.table_count,
+            self.rack_count, self.tile_gain, self.pool, len(self.pos.table_jokers), w.joker, w.kept,
+            self.set_start if keep else self.no_sets, self.set_slot, self.set_jokers, self.slot_bits,
+            self.slot_free_after, *_DOMINATORS, unit, w.kept_span, gains_left,
+            self.kept_left if keep else self.no_sets, floor, kept_floor, self.budget, beam,
         )
-        budget -= len(rows)
-        if best == -2 or budget <= 0:
-            raise _Unsupported  # too big to be quick: the integer program is faster here
+        self.budget -= len(self.rows)
+        if best == -2 or self.budget <= 0:
+            raise _Unsupported  # too big to be quick: the integer program is as fast here
         return best, int(score)
 
-    rows = np.zeros((0, 4), np.int64)
-    if sum(pos.table_count) + sum(pos.rack_count) > MAX_TILES:
-        # a big table: walking every way to lay it out costs more than HiGHS, so only the
-        # common case is tried, every rack tile played. A beam walk (the best BEAM states of
-        # each layer) finds such a play with many old sets kept, K of them; one exact walk
-        # then asks for K + 1 or more. Either it finds the best of those, or K was the most.
-        top_main = int(main_left[0])
-        budget = BIG_ROW_BUDGET
-        beam_best, beam_score = attempt(main_unit, main_left, top_main, 0, keep=True, beam=BEAM)
-        if beam_best < 0:
-            raise _Unsupported  # perhaps not every tile fits: the integer program decides
-        beam_choices = _path(rows, beam_best)
-        best, score = attempt(main_unit, main_left, top_main, beam_score % main_unit + 1, keep=True)
-        choices = _path(rows, best) if best >= 0 else beam_choices
-        return _lay_out(pos, choices, old, values)
-    # 1. (primary, secondary) alone, no set kept: ask for every rack tile played, then for a
-    #    little less and less until a play exists (each walk prunes what cannot reach its floor)
-    top = int(primary_left[0])
-    steps = range(top + 1) if weights.tiles_first else [0] + _widening(top)[1:]
+
+def _two_phases(walks: _Walks) -> list[int]:
+    """The best play, exactly: first (primary, secondary) with no set kept, asking for every
+    rack tile played, then a little less and less until a play exists (each walk prunes what
+    cannot reach its floor); then, at that level, the fewest old sets changed: 0, 1, 3, ...
+    allowed until a play reaches it."""
+    top = int(walks.primary_left[0])
+    steps = range(top + 1) if walks.weights.tiles_first else [0] + _widening(top)[1:]
+    best = score = -1
     for missed in steps:
-        best, score = attempt(weights.primary_unit, primary_left, top - missed, 0, keep=False)
+        best, score = walks.primary(top - missed)
         if best >= 0:
             break
     if best < 0:
         raise _Unsupported  # cannot happen for a valid table; the integer program will tell
-    # 2. the same (primary, secondary), now with the fewest old sets changed: allow 0, 1, 3, ...
-    #    changes until a play reaches it
-    main = score // main_unit
+    main = score // walks.main_unit
+    sets = len(walks.old)
     for lost in _widening(sets):
-        best, score = attempt(main_unit, main_left, main, sets - lost, keep=True)
+        best, score = walks.main(main, sets - lost)
         if best >= 0:
             break
-    choices = _path(rows, best)
-    return _lay_out(pos, choices, old, values)
+    return walks.path(best)
+
+
+def _whole_rack_on_big_table(walks: _Walks) -> list[int]:
+    """On a big table walking every way to lay it out costs more than HiGHS, so only the common
+    case is tried, every rack tile played. A beam walk (the best BEAM states of each layer)
+    finds such a play with K old sets kept; one exact walk then asks for K + 1 or more: it
+    finds the best of those, or K was the most."""
+    walks.budget = BIG_ROW_BUDGET
+    top_main = int(walks.main_left[0])
+    beam_best, beam_score = walks.main(top_main, 0, beam=BEAM)
+    if beam_best < 0:
+        raise _Unsupported  # perhaps not every tile fits: the integer program decides
+    beam_choices = walks.path(beam_best)
+    best, _score = walks.main(top_main, beam_score % walks.main_unit + 1)
+    return walks.path(best) if best >= 0 else beam_choices
 
 
 def _widening(most: int) -> list[int]:
@@ -293,11 +319,6 @@ def _assign_slots(old: list[_OldSet]) -> int:
             r.slot = len(free_from)
             free_from.append(r.last + 1)
     return len(free_from)
-
-
-def _path(rows: np.ndarray, best: int) -> list[int]:
-    """The choices along the best path, first layer first."""
-    return kernel.path(rows, best).tolist()
 
 
 _JOKER: Any = object()  # a placeholder for "some joker" while the sets are laid out
