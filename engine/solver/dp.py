@@ -62,10 +62,14 @@ def applies(pos: Position, opened: bool) -> bool:
     free = rules.free_by_rearranging and rules.freed_min_own_tiles == 0 and not rules.freed_in_new_set
     if pos.table_jokers and not free:
         return False
-    big = sum(pos.table_count) + sum(pos.rack_count) > MAX_TILES
-    if big and pos.edition.copies > 2:
+    if _is_big(pos) and pos.edition.copies > 2:
         return False  # three copies (XP): the proof walk outgrows the budget nearly always
     return _pool_jokers(pos) <= kernel.MAX_JOKERS
+
+
+def _is_big(pos: Position) -> bool:
+    """More numbered tiles than :data:`MAX_TILES`: only whole-rack plays are tried."""
+    return sum(pos.table_count) + sum(pos.rack_count) > MAX_TILES
 
 
 def _pool_jokers(pos: Position) -> int:
@@ -108,7 +112,7 @@ def solve_after_opening(pos: Position, objective: Objective) -> TurnAnswer | Non
 
 def _solve(pos: Position, objective: Objective) -> TurnAnswer:
     walks = _Walks(pos, objective)
-    if sum(pos.table_count) + sum(pos.rack_count) > MAX_TILES:
+    if _is_big(pos):
         choices = _whole_rack_on_big_table(walks)
     else:
         choices = _two_phases(walks)
