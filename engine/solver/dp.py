@@ -29,7 +29,7 @@ import numpy as np
 from engine.melds import classify
 from engine.solver import dp_kernel as kernel
 from engine.solver.position import ANY, Position
-from engine.solver.turn import Objective, TurnAnswer
+from engine.solver.turn import Objective, TurnAnswer, criterion_weights
 from engine.tiles import Tile
 
 
@@ -131,12 +131,11 @@ class _Walks:
         if _assign_slots(old) > kernel.MAX_SLOTS:
             raise _Unsupported
 
+        # [number, colour], with empty rows for the virtual numbers
         self.table_count = np.zeros((values, colours), np.int64)
-        self.rack_count = rack_count = np.zeros((values, colours), np.int64)
-        for i in range(pos.size):
-            c, v = divmod(i, span)
-            self.table_count[v, c] = pos.table_count[i]
-            rack_count[v, c] = pos.rack_count[i]
+        self.table_count[:span] = np.reshape(pos.table_count, (colours, span)).T
+        self.rack_count = np.zeros((values, colours), np.int64)
+        self.rack_count[:span] = np.reshape(pos.rack_count, (colours, span)).T
         self.weights = weights = _weights(pos, objective)
         self.tile_gain = np.zeros(values, np.int64)
         for v in range(span):
@@ -282,16 +281,11 @@ class _Weights:
 
 
 def _weights(pos: Position, objective: Objective) -> _Weights:
-    """Pack (primary, secondary, sets kept) into one integer, like turn.py's objective."""
+    """Pack (primary, secondary, sets kept) into one integer, as the integer program does."""
+    w1, w2 = criterion_weights(pos, objective)
     penalty = pos.rules.joker_penalty
-    jokers = sum(pos.rack_jokers.values())
-    max_tiles = sum(pos.rack_count) + jokers
-    max_value = sum(pos.number_of(i) * c for i, c in enumerate(pos.rack_count)) + penalty * jokers
-    w2 = len(pos.sets) + 1
     if objective is Objective.TILES:
-        w1 = w2 * (max_value + 1)
         return _Weights(tile_w=w1, value_w=w2, joker_value=penalty, primary_unit=w1, tiles_first=True)
-    w1 = w2 * (max_tiles + 1)
     return _Weights(tile_w=w2, value_w=w1, joker_value=penalty, primary_unit=w1, tiles_first=False)
 
 
@@ -299,14 +293,9 @@ def _old_sets(pos: Position) -> list[_OldSet]:
     """The table's sets, each with the tiles it holds back while kept whole."""
     out: list[_OldSet] = []
     for k, s in enumerate(pos.sets):
-        tiles: dict[tuple[int, int], int] = {}
-        for t in s.tiles:
-            if not t.is_joker:
-                c, v = divmod(pos.index(t), pos.span)
-                tiles[v, c] = tiles.get((v, c), 0) + 1
+        tiles = {(i % pos.span, i // pos.span): n for i, n in s.counts}
         numbers = [v for v, _ in tiles]
-        jokers = sum(t.is_joker for t in s.tiles)
-        out.append(_OldSet(k, tiles, jokers, min(numbers), max(numbers)))
+        out.append(_OldSet(k, tiles, len(s.joker_keys), min(numbers), max(numbers)))
     return out
 
 

@@ -53,6 +53,22 @@ class TurnAnswer:
     proven: bool = True
 
 
+def criterion_weights(pos: Position, objective: Objective) -> tuple[int, int]:
+    """Weights of the primary and the secondary criterion in the packed objective.
+
+    The sets left untouched count one each, below both; the weights are large enough that a
+    lower criterion can never outweigh one unit of a higher one (the dynamic programme of
+    :mod:`engine.solver.dp` packs its scores the same way).
+    """
+    jokers = sum(pos.rack_jokers.values())
+    max_tiles = sum(pos.rack_count) + jokers
+    rack_value = sum(pos.number_of(i) * c for i, c in enumerate(pos.rack_count))
+    max_value = rack_value + pos.rules.joker_penalty * jokers
+    second_max = max_value if objective is Objective.TILES else max_tiles
+    w2 = len(pos.sets) + 1
+    return w2 * (second_max + 1), w2
+
+
 def solve_turn(
     pos: Position, opened: bool, objective: Objective, *, with_threshold: bool = True
 ) -> TurnAnswer | None:
@@ -108,17 +124,10 @@ def solve_turn(
     for i in range(size):
         add_into(tiles, to_table[i])
         add_into(value, to_table[i], pos.number_of(i))
-    max_tiles = sum(pos.rack_count) + sum(pos.rack_jokers.values())
-    max_value = sum(pos.number_of(i) * c for i, c in enumerate(pos.rack_count)) + rules.joker_penalty * sum(
-        pos.rack_jokers.values()
-    )
-    primary, secondary, second_max = (
-        (tiles, value, max_value) if objective is Objective.TILES else (value, tiles, max_tiles)
-    )
+    primary, secondary = (tiles, value) if objective is Objective.TILES else (value, tiles)
     if opening_layer is not None and not with_threshold:
         primary = opening_layer.points  # how close to the threshold can the player get?
-    w2 = len(pos.sets) + 1
-    w1 = w2 * (second_max + 1)
+    w1, w2 = criterion_weights(pos, objective)
     model.maximise(primary, w1)
     model.maximise(secondary, w2)
     model.maximise(untouched, 1.0)
