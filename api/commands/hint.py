@@ -9,9 +9,8 @@ Exit code 0 when there is a play, 1 when the answer is "draw", 2 for bad input.
 from __future__ import annotations
 
 import argparse
-import json
 
-from api.commands._common import add_rules_arguments, json_errors, rules_from_args
+from api.commands._common import add_rules_arguments, json_errors, print_json, rules_from_args
 from engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
 from engine.solver import Objective, solve
 
@@ -47,7 +46,7 @@ def handle(args: argparse.Namespace) -> int:
     rack = parse_tiles(args.rack, edition)
     hint = solve(table, rack, opened=args.opened, edition=edition, rules=rules, objective=args.objective)
     if args.json:
-        print(json.dumps(hint.to_dict(), indent=2))
+        print_json(hint.to_dict())
     elif hint.is_draw:
         print(f"draw: {hint.reason}")
     else:
