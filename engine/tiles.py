@@ -50,6 +50,8 @@ class Colour(enum.Enum):
 
 #: A colour's place in printed order (racks sort by it).
 _COLOUR_ORDER: dict[Colour, int] = {c: i for i, c in enumerate(Colour)}
+#: A colour's letter, looked up without Enum's descriptor (tiles are printed very often).
+_LETTER: dict[Colour, str] = {c: c.value for c in Colour}
 
 #: Letters accepted for a colour on input; ``y`` (yellow printings) is the orange slot.
 COLOUR_LETTERS: dict[str, Colour] = {c.value: c for c in Colour} | {"y": Colour.ORANGE}
@@ -133,7 +135,7 @@ class Tile:
 
     def __str__(self) -> str:
         if self.joker is None:
-            return f"{self.colour.letter}{self.number}"  # type: ignore[union-attr]
+            return f"{_LETTER[self.colour]}{self.number}"  # type: ignore[index]
         if self.joker is JokerKind.COLOURED:
             return f"J{self.colour.letter}"  # type: ignore[union-attr]
         return f"J{self.joker.value}"

@@ -14,6 +14,11 @@ of tens to thousands, for the positions it covers:
   than :data:`MAX_TILES` numbered tiles, where only plays of the whole rack are tried): beyond
   that the integer program is as fast.
 
+Most of the work is the "fewest changes" tie-break: proving that no play keeps one more old set
+whole. On big tables that proof is made cheap by bounds from relaxed tails of the position
+(:func:`_tighten_kept_bounds`): how many of the sets from number v on can be kept at best, so
+that a walk drops a state as soon as it has changed too many sets for the floor it must reach.
+
 Elsewhere :func:`applies` says no and the caller uses the integer program. The walk itself is
 compiled (:mod:`engine.solver.dp_kernel`); this module prepares its arrays and turns the best
 path back into sets.
@@ -40,12 +45,16 @@ _DOMINATORS = kernel.dominators()
 ROW_BUDGET = 150_000
 #: numbered tiles (table + rack) above which a table is "big": walking every way to lay it out
 #: outgrows the budget (80 on the table + 20 on the rack: 0.2-3 million states), so only the
-#: "every rack tile played" case is tried, with a beam walk and one exact walk
+#: "every rack tile played" case is tried (see :func:`_fewest_changes`)
 MAX_TILES = 64
-#: states kept per layer by the beam walk on big tables
-BEAM = 1000
-#: the state budget on big tables (about 150 ms), past which the integer program takes over
+#: the state budget on big tables (about 100 ms), past which the integer program takes over
 BIG_ROW_BUDGET = 800_000
+#: states one tail walk may visit while the kept bounds are tightened (about 0.2 ms)
+TAIL_ROWS = 2_000
+#: states kept per layer by the beam walk that finds a first play on a big table
+BEAM = 500
+#: widths of the beam walks tried, one after the other, for one more set kept (0: every state)
+WIDTHS = (4_000, 0)
 
 
 def applies(pos: Position, opened: bool) -> bool:
@@ -165,9 +174,12 @@ class _Walks:
         self.main_left = self._left(self.tile_gain // self.main_unit, weights.joker // self.main_unit)
         self.budget = ROW_BUDGET
         self.rows = np.zeros((0, 4), np.int64)
+        self.rack_jokers = sum(pos.rack_jokers.values())
+        self.no_spares = np.zeros_like(self.rack_count)
 
     def _left(self, per_tile: np.ndarray, per_joker: int) -> np.ndarray:
-        by_number = self.rack_count.sum(axis=1) * per_tile
+        """Per number index v (and one past the last): the gain of every rack tile from v on."""
+        by_number = np.append(self.rack_count.sum(axis=1) * per_tile, 0)
         rack_jokers = sum(self.pos.rack_jokers.values())
         return np.cumsum(by_number[::-1])[::-1] + rack_jokers * per_joker
 
@@ -181,31 +193,85 @@ class _Walks:
 
     def path(self, best: int) -> list[int]:
         """The choices to the final row ``best`` of the last walk."""
-        return kernel.path(self.rows, best).tolist()
+        return kernel.path(self.rows, best, self.ran).tolist()
+
+    def tail(self, start: int, main: int, kept_floor: int, rows: int) -> int:
+        """Most old sets starting at number index ``start`` or later that can be kept in a
+        relaxed tail of the position, or -1 if that is below ``kept_floor``, -2 if the walk
+        needed more than ``rows`` states. Being a relaxation, its answer bounds what a play
+        reaching ``main`` can keep from ``start`` on.
+
+        The tail walks the numbers from ``start`` on. Its tiles at ``start`` and ``start + 1``
+        (runs from below may take them) and those of sets that began below ``start`` may be
+        placed or not; jokers count for nothing and need not be placed; the rack tiles from
+        ``start + 2`` on must reach what ``main`` leaves after the most the rack tiles below
+        and the jokers could give.
+        """
+        spares = np.zeros_like(self.table_count)
+        for r in self.old:
+            if r.first < start:
+                for (v, c), n in r.tiles.items():
+                    if v >= start:
+                        spares[v, c] += n
+        table = self.table_count - spares
+        near = slice(start, start + 2)
+        spares[near] += table[near] + self.rack_count[near]
+        table[near] = 0
+        rack = self.rack_count.copy()
+        rack[near] = 0
+        left = self.main_left
+        floor = main - int(left[0] - left[min(start + 2, self.values)]) - int(left[self.values])
+        best, score = self._walk(
+            self.main_unit, left, floor, kept_floor, keep=True,
+            tail=_Tail(start, table, rack, spares, rows, play_all=main >= int(left[0])),
+        )
+        return best if best < 0 else score % self.main_unit
 
     def _walk(
-        self, unit: int, gains_left: np.ndarray, floor: int, kept_floor: int, keep: bool, beam: int = 0
+        self, unit: int, gains_left: np.ndarray, floor: int, kept_floor: int, keep: bool, beam: int = 0,
+        tail: "_Tail | None" = None,
     ) -> tuple[int, int]:
         """One walk: the best final row (or -1) and its score, pruned below the floors."""
         w = self.weights
-        best, score, self.rows = kernel.solve_dp(
-            self.values, len(self.pos.colours), self.pos.edition.copies, self.table_count,
-            self.rack_count, self.tile_gain, self.pool, len(self.pos.table_jokers), w.joker, w.kept,
+        budget = self.budget if tail is None else min(self.budget, tail.rows)
+        best, score, self.rows, self.narrowed, self.ran = kernel.solve_dp(
+            self.values, len(self.pos.colours), self.pos.edition.copies,
+            self.table_count if tail is None else tail.table_count,
+            self.rack_count if tail is None else tail.rack_count, self.tile_gain, self.pool,
+            len(self.pos.table_jokers) if tail is None else 0, w.joker, w.kept,
             self.set_start if keep else self.no_sets, self.set_slot, self.set_jokers, self.slot_bits,
             self.slot_free_after, *_DOMINATORS, unit, w.kept_span, gains_left,
-            self.kept_left if keep else self.no_sets, floor, kept_floor, self.budget, beam,
+            self.kept_left if keep else self.no_sets, floor, kept_floor, budget, beam,
+            0 if tail is None else tail.start,
+            self.no_spares if tail is None else tail.spares,
+            self.rack_jokers if tail is None else 0,
+            floor >= int(gains_left[0]) if tail is None else tail.play_all,
         )
         self.budget -= len(self.rows)
+        if tail is not None and best == -2 and self.budget > 0:
+            return best, 0  # over the tail's own limit: the caller keeps the bound it has
         if best == -2 or self.budget <= 0:
             raise _Unsupported  # too big to be quick: the integer program is as fast here
         return best, int(score)
+
+
+@dataclass(frozen=True)
+class _Tail:
+    """What a walk over a relaxed tail of the position changes (see :meth:`_Walks.tail`)."""
+
+    start: int
+    table_count: np.ndarray
+    rack_count: np.ndarray
+    spares: np.ndarray
+    rows: int
+    play_all: bool
 
 
 def _two_phases(walks: _Walks) -> list[int]:
     """The best play, exactly: first (primary, secondary) with no set kept, asking for every
     rack tile played, then a little less and less until a play exists (each walk prunes what
     cannot reach its floor); then, at that level, the fewest old sets changed: 0, 1, 3, ...
-    allowed until a play reaches it."""
+    allowed until a play reaches it (the walk finds the best of those)."""
     top = int(walks.primary_left[0])
     steps = range(top + 1) if walks.weights.tiles_first else [0] + _widening(top)[1:]
     best = score = -1
@@ -225,18 +291,70 @@ def _two_phases(walks: _Walks) -> list[int]:
 
 
 def _whole_rack_on_big_table(walks: _Walks) -> list[int]:
-    """On a big table walking every way to lay it out costs more than HiGHS, so only the common
-    case is tried, every rack tile played. A beam walk (the best BEAM states of each layer)
-    finds such a play with K old sets kept; one exact walk then asks for K + 1 or more: it
-    finds the best of those, or K was the most."""
+    """On a big table, walking every way to lay it out costs more than HiGHS, so only the
+    common case is tried: every rack tile played (if none does, the integer program answers)."""
     walks.budget = BIG_ROW_BUDGET
-    top_main = int(walks.main_left[0])
-    beam_best, beam_score = walks.main(top_main, 0, beam=BEAM)
-    if beam_best < 0:
-        raise _Unsupported  # perhaps not every tile fits: the integer program decides
-    beam_choices = walks.path(beam_best)
-    best, _score = walks.main(top_main, beam_score % walks.main_unit + 1)
-    return walks.path(best) if best >= 0 else beam_choices
+    return _fewest_changes(walks, int(walks.main_left[0]))
+
+
+def _fewest_changes(walks: _Walks, main: int) -> list[int]:
+    """The play that reaches ``main`` (primary and secondary criteria) and keeps the most old
+    sets whole. Bounds first (:func:`_tighten_kept_bounds`), then a beam walk finds a good
+    play keeping K sets, then exact walks ask for K + 1 or more until none can: each finds the
+    best of those, or proves there is none."""
+    _tighten_kept_bounds(walks, main)
+    most = int(walks.kept_left[0])
+    best, score = walks.main(main, 0, beam=BEAM)
+    if best < 0:  # the beam lost its way: from the most that might be kept down
+        for floor in range(most, -1, -1):
+            best, score = _widening_walks(walks, main, floor)
+            if best >= 0:
+                return walks.path(best)
+        raise _Unsupported  # nothing reaches ``main`` (on a big table: not every rack tile fits)
+    choices, kept = walks.path(best), score % walks.main_unit
+    while kept < most:  # from the beam's play up
+        best, score = _widening_walks(walks, main, kept + 1)
+        if best < 0:
+            break
+        choices, kept = walks.path(best), score % walks.main_unit
+    return choices
+
+
+def _widening_walks(walks: _Walks, main: int, floor: int) -> tuple[int, int]:
+    """A play reaching ``main`` and keeping ``floor`` old sets or more, or -1 if there is
+    none: first a wide beam (quick to find one if it exists), then, if the beam dropped
+    states, every state."""
+    for width in WIDTHS:
+        best, score = walks.main(main, floor, beam=width)
+        if best >= 0 or not walks.narrowed:
+            return best, score
+    return best, score  # pragma: no cover - the last width is exact
+
+
+def _tighten_kept_bounds(walks: _Walks, main: int) -> None:
+    """Replace the walks' count of old sets still to come by a bound on how many of them can
+    be kept, from the last number where a set starts down to the first (a "Russian doll"
+    search: each tail is walked with the bounds of the shorter tails, so it prunes well).
+    A tail that cannot reach a floor proves the floor less one a bound; the walks stop at the
+    first that reaches its floor or outgrows TAIL_ROWS."""
+    bound = walks.kept_left
+    starts = sorted({r.first for r in walks.old}, reverse=True)
+    for k, start in enumerate(starts):
+        here = sum(1 for r in walks.old if r.first == start)
+        bound[start] = min(int(bound[start]), int(bound[start + 1]) + here)
+        for floor in range(int(bound[start]), -1, -1):
+            kept = walks.tail(start, main, floor, TAIL_ROWS)
+            if kept == -2:
+                break  # too big to tell quickly: the bound proven so far stays
+            if kept >= 0:
+                bound[start] = kept  # the tail's best (it reached this floor, not the one above)
+                break
+            if floor == 0:
+                raise _Unsupported  # not even the tail reaches ``main``
+            bound[start] = floor - 1  # no tail keeps ``floor`` sets
+        below = starts[k + 1] if k + 1 < len(starts) else -1
+        for v in range(start - 1, below, -1):
+            bound[v] = min(int(bound[v]), int(bound[start]))
 
 
 def _widening(most: int) -> list[int]:
@@ -321,7 +439,7 @@ def _lay_out(pos: Position, choices: list[int], old: list[_OldSet], values: int)
     """Turn the path's choices into the new table: kept sets, runs, groups, the tiles played."""
     span, colours = pos.span, len(pos.colours)
     steps = colours + 2
-    if len(choices) != values * steps:  # pragma: no cover - the kernel walks every layer
+    if len(choices) != values * steps:  # pragma: no cover - path() gives one choice per layer
         raise _Unsupported
     kept_sets: list[int] = []
     reserved = [[0] * colours for _ in range(span)]  # numbered tiles held by kept sets

@@ -17,6 +17,9 @@ One number is handled in steps, each a layer of states in a hash table:
   one colour);
 * **close**: the leftovers, with some jokers, must make valid groups.
 
+A step that would copy every state unchanged (no old set starts at this number; a colour with
+no tile here and no run open in it) is skipped.
+
 At the end of each number, states that another state dominates (one of its colours one step
 better: a run longer, or one more run of 3+; at least the score) are dropped, and every state
 that can no longer reach the floors the caller sets is skipped (branch and bound: see
@@ -61,30 +64,31 @@ def _hash(key, cap_mask):
     return np.int64((h >> np.uint64(21)) & np.uint64(cap_mask))
 
 
-#: rows one state may add in one step at most (a generous bound on the successors)
-HEADROOM = 4096
+#: rows the arrays start with (they double when a walk needs more)
+START_ROWS = 1 << 12
 
 
 @njit(cache=True, inline="always")
-def _put(data, count, table, stamp, gen, key, score, parent, choice):
+def _put(data, count, slots, gen, key, score, parent, choice):
     """Put a state into the current layer, keeping the better score; returns the new count.
 
-    The hash table maps a key to its row; it is stamped with ``gen`` per layer so it never
+    The hash table ``slots`` holds per slot the key and (layer stamp << 32 | row), side by side
+    so one probe reads one cache line; the stamp ``gen`` changes per layer, so the table never
     needs clearing. There is always room: :func:`_room` runs before each state's successors.
     """
-    cap_mask = table.shape[0] - 1
+    cap_mask = slots.shape[0] - 1
     h = _hash(key, cap_mask)
-    while stamp[h] == gen:
-        e = table[h]
-        if data[e, 0] == key:
+    while (slots[h, 1] >> 32) == gen:
+        if slots[h, 0] == key:
+            e = slots[h, 1] & 0xFFFFFFFF
             if score > data[e, 1]:
                 data[e, 1] = score
                 data[e, 2] = parent
                 data[e, 3] = choice
             return count
         h = (h + 1) & cap_mask
-    stamp[h] = gen
-    table[h] = count
+    slots[h, 0] = key
+    slots[h, 1] = (gen << 32) | count
     data[count, 0] = key
     data[count, 1] = score
     data[count, 2] = parent
@@ -93,30 +97,32 @@ def _put(data, count, table, stamp, gen, key, score, parent, choice):
 
 
 @njit(cache=True)
-def _room(data, count, lo, table, stamp, gen, dead):
+def _room(data, count, lo, slots, gen, dead, more):
     """Grow the rows and the hash table of the layer being built (rows lo..count-1) so that
-    HEADROOM more rows fit. Returns (data, table, stamp, gen, dead)."""
-    if count + HEADROOM >= data.shape[0]:
-        bigger = np.empty((2 * data.shape[0], 4), np.int64)
+    ``more`` more rows fit. Returns (data, slots, gen, dead)."""
+    if count + more >= data.shape[0]:
+        size = 2 * data.shape[0]
+        while count + more >= size:
+            size *= 2
+        bigger = np.empty((size, 4), np.int64)
         bigger[:count] = data[:count]
         data = bigger
-        more = np.zeros(data.shape[0], np.int8)
-        more[:count] = dead[:count]
-        dead = more
-    if 2 * (count - lo + HEADROOM) > table.shape[0]:
-        cap = 2 * table.shape[0]
-        while 2 * (count - lo + HEADROOM) > cap:
+        flags = np.zeros(size, np.int8)
+        flags[:count] = dead[:count]
+        dead = flags
+    if 2 * (count - lo + more) > slots.shape[0]:
+        cap = 2 * slots.shape[0]
+        while 2 * (count - lo + more) > cap:
             cap *= 2
-        table = np.empty(cap, np.int64)
-        stamp = np.zeros(cap, np.int64)
+        slots = np.zeros((cap, 2), np.int64)
         gen += 1
         for e in range(lo, count):
             h = _hash(data[e, 0], cap - 1)
-            while stamp[h] == gen:
+            while (slots[h, 1] >> 32) == gen:
                 h = (h + 1) & (cap - 1)
-            stamp[h] = gen
-            table[h] = e
-    return data, table, stamp, gen, dead
+            slots[h, 0] = data[e, 0]
+            slots[h, 1] = (gen << 32) | e
+    return data, slots, gen, dead
 
 
 @njit(cache=True, inline="always")
@@ -136,18 +142,15 @@ def groups_feasible(r, mx, jokers, colours):
 
 
 @njit(cache=True)
-def path(rows, best):
-    """The choices along the path that ends at row ``best``, first layer first."""
-    length = 0
+def path(rows, best, ran):
+    """The choices along the path that ends at row ``best``, one per layer, first layer first
+    (0, "nothing", for a layer that was not walked)."""
+    out = np.zeros(ran.shape[0], np.int64)
     row = best
-    while rows[row, 2] >= 0:
-        length += 1
-        row = rows[row, 2]
-    out = np.empty(length, np.int64)
-    row = best
-    for k in range(length - 1, -1, -1):
-        out[k] = rows[row, 3]
-        row = rows[row, 2]
+    for k in range(ran.shape[0] - 1, -1, -1):
+        if ran[k]:
+            out[k] = rows[row, 3]
+            row = rows[row, 2]
     return out
 
 
@@ -174,20 +177,19 @@ def dominators() -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, inline="always")
-def _find(data, table, stamp, gen, key):
+def _find(slots, gen, key):
     """Row of ``key`` in the current layer, or -1."""
-    cap_mask = table.shape[0] - 1
+    cap_mask = slots.shape[0] - 1
     h = _hash(key, cap_mask)
-    while stamp[h] == gen:
-        e = table[h]
-        if data[e, 0] == key:
-            return e
+    while (slots[h, 1] >> 32) == gen:
+        if slots[h, 0] == key:
+            return slots[h, 1] & 0xFFFFFFFF
         h = (h + 1) & cap_mask
     return -1
 
 
 @njit(cache=True)
-def _prune_dominated(data, lo, count, table, stamp, gen, colours, dom_start, dom_list, dead):
+def _prune_dominated(data, lo, count, slots, gen, colours, dom_start, dom_list, dead):
     """Mark the states of this layer that another state of it dominates (same jokers, kept runs
     and group leftovers; each colour's runs at least as good; at least the score)."""
     for i in range(lo, count):
@@ -198,12 +200,40 @@ def _prune_dominated(data, lo, count, table, stamp, gen, colours, dom_start, dom
             code = (key >> shift) & 0x1FF
             cleared = key & ~(np.int64(0x1FF) << shift)
             for d in range(dom_start[code], dom_start[code + 1]):
-                e = _find(data, table, stamp, gen, cleared | (dom_list[d] << shift))
+                e = _find(slots, gen, cleared | (dom_list[d] << shift))
                 if e >= 0 and data[e, 1] >= sc:
                     dead[i] = 1
                     break
             if dead[i]:
                 break
+
+
+@njit(cache=True, inline="always")
+def _tie_break(key, colours):
+    """Among beam states of equal score, prefer those with fewer runs still shorter than 3
+    (each must find more tiles to become valid); then an arbitrary but fixed order. 0..63."""
+    short = 0
+    for c in range(colours):
+        short += ((key >> (PROFILE_BITS * c)) & 7) + ((key >> (PROFILE_BITS * c + 3)) & 7)
+    return max(0, 7 - short) * 8 + _hash(key, 7)
+
+
+@njit(cache=True, inline="always")
+def _unchanging(step, v, colours, set_start, table_count, rack_count, spare_count, data, dead, lo, hi):
+    """Whether a layer would copy every state unchanged: a keep step where no old set starts,
+    or a colour with no tile at this number and no run open in it."""
+    if step == 0:
+        return set_start[v + 1] == set_start[v]
+    if step > colours:
+        return False
+    c = step - 1
+    if table_count[v, c] or rack_count[v, c] or spare_count[v, c]:
+        return False
+    shift = PROFILE_BITS * c
+    for i in range(lo, hi):
+        if not dead[i] and (data[i, 0] >> shift) & 0x1FF:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -232,10 +262,15 @@ def solve_dp(
     primary_floor,
     kept_floor,
     row_budget,
-    beam=0,
+    beam,
+    v_start,
+    spare_count,
+    rack_jokers,
+    play_all,
 ):
     """The best final state. Returns (row of the best final state, -1 if none, -2 if the walk
-    needed more than ``row_budget`` states; its score; the rows).
+    needed more than ``row_budget`` states; its score; the rows; whether the beam dropped
+    states, so that -1 proves nothing; which layers were walked, see :func:`path`).
 
     values: numbers including the virtual ones; table_count/rack_count[v, c]: table tiles that
     must be placed / rack tiles that may be; tile_gain[v]: score of one rack tile of number v;
@@ -248,41 +283,58 @@ def solve_dp(
     Branch and bound: a state is dropped when even playing every rack tile still to come and
     keeping every old set still undecided could not reach ``primary_floor`` (the primary
     criterion, score // w_primary) or ``kept_floor`` (old sets kept, score % w_kept_span);
-    primary_left[v] / kept_left[v] are those optimistic remainders from number v on.
+    primary_left[v] / kept_left[v] are those optimistic remainders from number v on (bounds on
+    the old sets starting at v or later that can still be kept: before the keep step of v
+    kept_left[v] applies, after it kept_left[v + 1]).
+
+    A walk may start at number ``v_start`` (a relaxed tail of the position, see dp.py);
+    ``spare_count[v, c]`` tiles may be placed or not, at no gain (table tiles such a tail need
+    not place); rack jokers played are credited up to ``rack_jokers``. ``play_all``: every rack
+    tile must be played (the walk skips the states that leave one). ``beam`` > 0 keeps only
+    that many best states per layer: quick, but a failure then proves nothing.
     """
-    data = np.empty((1 << 14, 4), np.int64)
-    table = np.empty(1 << 14, np.int64)
-    stamp = np.zeros(1 << 14, np.int64)
-    gen = 1
+    data = np.empty((START_ROWS, 4), np.int64)
+    slots = np.zeros((2 * START_ROWS, 2), np.int64)
+    gen = np.int64(1)
     data[0, 0] = 0  # the empty state: nothing open, no joker, no kept run
     data[0, 1] = 0
     data[0, 2] = -1
     data[0, 3] = 0
     count = 1
-    dead = np.zeros(1 << 14, np.int8)
+    dead = np.zeros(START_ROWS, np.int8)
     prev_lo = 0
     prev_hi = 1
+    narrowed = False  # some layer lost states to the beam: a failure proves nothing
+    ran = np.zeros(values * (colours + 2), np.int8)  # the layers walked (others changed nothing)
     j_bits = np.int64(7) << J_SHIFT
     g_bits = np.int64(0x3F) << G_SHIFT
-    for v in range(values):
+    for v in range(v_start, values):
         for step in range(colours + 2):
+            if _unchanging(step, v, colours, set_start, table_count, rack_count, spare_count, data, dead,
+                           prev_lo, prev_hi):
+                continue  # every state would stay as it is: no layer, no copies
+            ran[v * (colours + 2) + step] = 1
             lo = count
             gen += 1
+            # the floors as thresholds on this layer's scores (no division per state)
+            primary_need = (primary_floor - primary_left[v]) * w_primary
+            kept_need = kept_floor - kept_left[v if step == 0 else v + 1]
             for i in range(prev_lo, prev_hi):
                 if dead[i]:
                     continue
                 key = data[i, 0]
                 sc = data[i, 1]
-                if sc // w_primary + primary_left[v] < primary_floor:
+                if sc < primary_need:
                     continue  # even every rack tile still to come would not reach the floor
-                if sc % w_kept_span + kept_left[v] < kept_floor:
+                if kept_need > 0 and sc % w_kept_span < kept_need:
                     continue  # even keeping every old set still undecided would not
-                if count + HEADROOM >= data.shape[0] or 2 * (count - lo + HEADROOM) > table.shape[0]:
-                    data, table, stamp, gen, dead = _room(data, count, lo, table, stamp, gen, dead)
                 j = (key >> J_SHIFT) & 7
                 if step == 0:  # keep old runs starting here, or not
                     r0 = set_start[v]
                     nr = set_start[v + 1] - r0
+                    more = 1 << nr
+                    if count + more >= data.shape[0] or 2 * (count - lo + more) > slots.shape[0]:
+                        data, slots, gen, dead = _room(data, count, lo, slots, gen, dead, more)
                     for subset in range(1 << nr):
                         nk = key
                         ns = sc
@@ -295,7 +347,7 @@ def solve_dp(
                         if jj > jokers:
                             continue
                         nk = (nk & ~j_bits) | (np.int64(jj) << J_SHIFT)
-                        count = _put(data, count, table, stamp, gen, nk, ns, i, subset)
+                        count = _put(data, count, slots, gen, nk, ns, i, subset)
                 elif step <= colours:  # one colour at this number
                     c = step - 1
                     shift = PROFILE_BITS * c
@@ -313,9 +365,15 @@ def solve_dp(
                     cleared = key & ~(np.int64(0x1FF) << shift)
                     r_left = (key >> G_SHIFT) & 15
                     g_most = (key >> (G_SHIFT + 4)) & 3
-                    for x in range(rack_count[v, c] + 1):
+                    own = rack_count[v, c]
+                    # a bound on the successors below: choices of x, i1, i2, e3, e3j, s
+                    more = (own + spare_count[v, c] + 1) * (n1 + 1) * (n2 + 1) * (n3 + 1) * (n3 + 1)
+                    more *= forced + own + spare_count[v, c] + 1
+                    if count + more >= data.shape[0] or 2 * (count - lo + more) > slots.shape[0]:
+                        data, slots, gen, dead = _room(data, count, lo, slots, gen, dead, more)
+                    for x in range(own if play_all else 0, own + spare_count[v, c] + 1):
                         a = forced + x
-                        gain = sc + x * tile_gain[v]
+                        gain = sc + min(x, own) * tile_gain[v]
                         for i1 in range(min(n1, free_j) + 1):
                             for i2 in range(min(n2, free_j - i1) + 1):
                                 for e3 in range(n3 + 1):
@@ -340,8 +398,11 @@ def solve_dp(
                                             grouped = (r_left + g) | (max(g_most, g) << 4)
                                             nk = (nk & ~g_bits) | (np.int64(grouped) << G_SHIFT)
                                             ch = x | i1 << 3 | i2 << 6 | e3 << 9 | e3j << 12 | s << 15
-                                            count = _put(data, count, table, stamp, gen, nk, gain, i, ch)
+                                            count = _put(data, count, slots, gen, nk, gain, i, ch)
                 else:  # the leftovers of this number become groups
+                    more = jokers - j + 1
+                    if count + more >= data.shape[0] or 2 * (count - lo + more) > slots.shape[0]:
+                        data, slots, gen, dead = _room(data, count, lo, slots, gen, dead, more)
                     r_left = (key >> G_SHIFT) & 15
                     g_most = (key >> (G_SHIFT + 4)) & 3
                     cleared = key & ~g_bits
@@ -351,20 +412,21 @@ def solve_dp(
                         if not groups_feasible(r_left, g_most, jg, colours):
                             continue
                         nk = cleared | (np.int64(j + jg) << J_SHIFT)
-                        count = _put(data, count, table, stamp, gen, nk, sc, i, jg)
+                        count = _put(data, count, slots, gen, nk, sc, i, jg)
             if step == colours + 1:
-                _prune_dominated(data, lo, count, table, stamp, gen, colours, dom_start, dom_list, dead)
+                _prune_dominated(data, lo, count, slots, gen, colours, dom_start, dom_list, dead)
             if beam > 0 and count - lo > beam:
+                narrowed = True
                 rank = np.empty(count - lo, np.int64)
                 for e in range(lo, count):
-                    rank[e - lo] = -1 if dead[e] else data[e, 1] * 64 + (_hash(data[e, 0], 63))
+                    rank[e - lo] = -1 if dead[e] else data[e, 1] * 64 + _tie_break(data[e, 0], colours)
                 order = np.argsort(-rank)
                 for q in range(beam, count - lo):
                     dead[lo + order[q]] = 1
             prev_lo = lo
             prev_hi = count
             if count > row_budget:
-                return -2, np.int64(0), data[:count]
+                return -2, np.int64(0), data[:count], narrowed, ran
     # the end: no run shorter than 3 left open, every table joker placed
     best = -1
     best_score = np.int64(-(2**62))
@@ -379,10 +441,10 @@ def solve_dp(
         j = (key >> J_SHIFT) & 7
         if not ok or j < table_jokers:
             continue
-        sc = data[i, 1] + (j - table_jokers) * joker_gain
+        sc = data[i, 1] + min(j - table_jokers, rack_jokers) * joker_gain
         if sc // w_primary < primary_floor or sc % w_kept_span < kept_floor:
             continue
         if sc > best_score:
             best_score = sc
             best = i
-    return best, best_score, data[:count]
+    return best, best_score, data[:count], narrowed, ran

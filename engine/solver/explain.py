@@ -11,11 +11,12 @@ joker in r5 J r7 for r6``, ``new set k3 b3 o3 from your rack``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from engine.melds import classify
 from engine.notation import format_tiles
-from engine.tiles import Tile, sort_tiles
+from engine.tiles import Tile
 
 if TYPE_CHECKING:
     from engine.solver.position import Position
@@ -24,25 +25,26 @@ if TYPE_CHECKING:
 
 def explain(pos: "Position", answer: "TurnAnswer", opened: bool) -> list[str]:
     """The moves, one line each, that turn the old table into ``answer.table`` (see above)."""
+    ids = _TileIds()
     old_sets = [list(s) for s in pos.table_sets_in]
+    old_ids = [ids.of(s) for s in old_sets]
     new_sets = [s for s, kept in zip(answer.table, answer.untouched) if not kept]
-    kept_old = _kept_indices(old_sets, [s for s, kept in zip(answer.table, answer.untouched) if kept])
-    remaining = {k: Counter(s) for k, s in enumerate(old_sets) if k not in kept_old}
-    rack_left = Counter(answer.played)
+    kept_old = _kept_indices(old_ids, [ids.of(s) for s, kept in zip(answer.table, answer.untouched) if kept])
+    remaining = {k: Counter(s) for k, s in enumerate(old_ids) if k not in kept_old}
+    rack_left = Counter(ids.of(answer.played))
     lines: list[str] = []
     if not opened and answer.opening_value:
         lines.append(f"opening worth {answer.opening_value} points")
     # biggest overlap first, so a set that grew is read as "add", not as a new set
-    new_counts = [Counter(s) for s in new_sets]
+    new_counts = [Counter(ids.of(s)) for s in new_sets]
     order = sorted(
         range(len(new_sets)),
         key=lambda i: -max([_overlap(new_counts[i], c) for c in remaining.values()] + [0]),
     )
-    plans: list[tuple[list[Tile], list[tuple[int, list[Tile]]], list[Tile]]] = []
+    plans: list[tuple[list[Tile], list[tuple[int, list[int]]], list[int]]] = []
     for i in order:
-        new = new_sets[i]
         need = Counter(new_counts[i])
-        sources: list[tuple[int, list[Tile]]] = []  # (old set, tiles taken from it)
+        sources: list[tuple[int, list[int]]] = []  # (old set, tiles taken from it)
         while need and remaining:
             k = max(remaining, key=lambda k: _overlap(need, remaining[k]))
             overlap = need & remaining[k]
@@ -55,37 +57,60 @@ def explain(pos: "Position", answer: "TurnAnswer", opened: bool) -> list[str]:
                 del remaining[k]
         from_rack = need & rack_left
         rack_left -= from_rack
-        plans.append((new, sources, list(from_rack.elements())))
+        plans.append((new_sets[i], sources, list(from_rack.elements())))
 
     # old sets whose tiles go to several new sets are split first
     destinations: dict[int, list[list[Tile]]] = {}
     for _, sources, _ in plans:
         for k, taken in sources:
-            destinations.setdefault(k, []).append(taken)
+            destinations.setdefault(k, []).append(ids.tiles(taken))
     # (a joker or a single tile taken out reads better as a swap or a take, not as a split)
     split = {k for k, pieces in destinations.items() if sum(len(p) > 1 for p in pieces) > 1}
     for k in sorted(split):
         lines.append(_split_line(old_sets[k], destinations[k], pos))
     for new, sources, rack in plans:
-        line = _line(new, [(old_sets[k] if k not in split else taken, taken) for k, taken in sources], rack)
+        taken_from = [(old_sets[k] if k not in split else ids.tiles(taken), ids.tiles(taken)) for k, taken in sources]
+        line = _line(new, taken_from, ids.tiles(rack))
         if line:
             lines.append(line)
     return lines
 
 
-def _overlap(a: Counter[Tile], b: Counter[Tile]) -> int:
+class _TileIds:
+    """Small numbers for the tiles of one explanation: multisets of ints are counted and
+    compared several times faster than multisets of tiles."""
+
+    def __init__(self) -> None:
+        self._id: dict[Tile, int] = {}
+        self._tile: list[Tile] = []
+
+    def of(self, tiles: Iterable[Tile]) -> list[int]:
+        out = []
+        for t in tiles:
+            n = self._id.get(t)
+            if n is None:
+                n = self._id[t] = len(self._tile)
+                self._tile.append(t)
+            out.append(n)
+        return out
+
+    def tiles(self, ids: Iterable[int]) -> list[Tile]:
+        return [self._tile[n] for n in ids]
+
+
+def _overlap(a: Counter[int], b: Counter[int]) -> int:
     """How many tiles two multisets share (the size of ``a & b``, without building it)."""
     return sum(min(n, b[t]) for t, n in a.items() if t in b)
 
 
-def _kept_indices(old_sets: list[list[Tile]], kept_sets: list[list[Tile]]) -> set[int]:
+def _kept_indices(old_sets: list[list[int]], kept_sets: list[list[int]]) -> set[int]:
     """Which old sets the kept sets are (the same tiles; the first unused one of equal sets)."""
-    by_tiles: dict[tuple[Tile, ...], list[int]] = {}
+    by_tiles: dict[tuple[int, ...], list[int]] = {}
     for k, old in enumerate(old_sets):
-        by_tiles.setdefault(tuple(sort_tiles(old)), []).append(k)
+        by_tiles.setdefault(tuple(sorted(old)), []).append(k)
     used: set[int] = set()
     for s in kept_sets:
-        same = by_tiles.get(tuple(sort_tiles(s)))
+        same = by_tiles.get(tuple(sorted(s)))
         if same:
             used.add(same.pop(0))
     return used
