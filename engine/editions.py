@@ -107,12 +107,14 @@ class Edition:
 def inventory_problems(edition: Edition, tiles: Iterable[Tile]) -> list[str]:
     """Every reason why ``tiles`` (table and racks together) cannot come from one box."""
     problems: list[str] = []
-    for tile, seen in sorted(Counter(tiles).items(), key=lambda item: item[0].sort_key()):
+    counted = Counter(tiles)
+    too_many = [tile for tile, seen in counted.items() if seen > edition.copies_of(tile)]
+    for tile in sorted(too_many, key=Tile.sort_key):  # sorted only when something is wrong
         have = edition.copies_of(tile)
         if have == 0:
             problems.append(edition.explain_missing(tile))
-        elif seen > have:
-            problems.append(f"{seen} x {tile}, but the {edition.title} edition has only {have}")
+        else:
+            problems.append(f"{counted[tile]} x {tile}, but the {edition.title} edition has only {have}")
     return problems
 
 

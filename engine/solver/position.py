@@ -107,6 +107,7 @@ class Position:
         self.numbers = list(ed.numbers)
         self.span = len(self.numbers)
         self.size = len(self.colours) * self.span
+        self._tiles: list[Tile | None] = [None] * self.size
         self.table_sets_in = [tuple(s) for s in table]
         self.rack_in = tuple(rack)
         _check_tiles(self.table_sets_in, self.rack_in, ed)
@@ -141,8 +142,11 @@ class Position:
         return self.colours.index(tile.colour) * self.span + offset  # type: ignore[arg-type]
 
     def tile(self, index: int) -> Tile:
-        c, offset = divmod(index, self.span)
-        return Tile(number=self.numbers[0] + offset, colour=self.colours[c])
+        tile = self._tiles[index]
+        if tile is None:  # made once per index: tiles are values, one object serves every use
+            c, offset = divmod(index, self.span)
+            tile = self._tiles[index] = Tile(number=self.numbers[0] + offset, colour=self.colours[c])
+        return tile
 
     def number_of(self, index: int) -> int:
         return self.numbers[0] + index % self.span
