@@ -47,17 +47,13 @@ def explain(pos: "Position", answer: "TurnAnswer", opened: bool) -> list[str]:
         sources: list[tuple[int, list[int]]] = []  # (old set, tiles taken from it)
         while need and remaining:
             k = max(remaining, key=lambda k: _overlap(need, remaining[k]))
-            overlap = need & remaining[k]
-            if not overlap:
+            taken = _take(need, remaining[k])
+            if not taken:
                 break
-            remaining[k] -= overlap
-            need -= overlap
-            sources.append((k, list(overlap.elements())))
+            sources.append((k, taken))
             if not remaining[k]:
                 del remaining[k]
-        from_rack = need & rack_left
-        rack_left -= from_rack
-        plans.append((new_sets[i], sources, list(from_rack.elements())))
+        plans.append((new_sets[i], sources, _take(need, rack_left)))
 
     # old sets whose tiles go to several new sets are split first
     destinations: dict[int, list[list[Tile]]] = {}
@@ -96,6 +92,26 @@ class _TileIds:
 
     def tiles(self, ids: Iterable[int]) -> list[Tile]:
         return [self._tile[n] for n in ids]
+
+
+def _take(need: Counter[int], have: Counter[int]) -> list[int]:
+    """Move the tiles both multisets hold out of both (``need & have``, subtracted from each,
+    without building Counters: this runs for every new set); returns them in ``need``'s order."""
+    taken: list[int] = []
+    for t, n in list(need.items()):
+        m = have.get(t, 0)
+        if m:
+            k = n if n < m else m
+            taken += [t] * k
+            if k == n:
+                del need[t]
+            else:
+                need[t] = n - k
+            if k == m:
+                del have[t]
+            else:
+                have[t] = m - k
+    return taken
 
 
 def _overlap(a: Counter[int], b: Counter[int]) -> int:
@@ -143,7 +159,7 @@ def _line(new: list[Tile], sources: list[tuple[list[Tile], list[Tile]]], rack: l
         return f"new set {text} from your rack"
     if len(sources) == 1:
         old, taken = sources[0]
-        whole = Counter(taken) == Counter(old)
+        whole = len(taken) == len(old)  # taken came out of old: all of it, or some
         if whole and not rack:
             return ""  # a piece of a split, as it is
         if whole and rack:
