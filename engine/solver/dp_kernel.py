@@ -15,7 +15,9 @@ One number is handled in steps, each a layer of states in a hash table:
   which open runs go on (with the tile or with a joker), which stop, how many new runs start,
   and how many tiles are left over for groups (the state remembers how many, and the most of
   one colour);
-* **close**: the leftovers, with some jokers, must make valid groups.
+* **close**: the leftovers, with some jokers, must make valid groups. (Done within the last
+  colour's layer when that one is walked, so its many states of "tiles left for groups" are
+  never stored.)
 
 A step that would copy every state unchanged (no old set starts at this number; a colour with
 no tile here and no run open in it) is skipped.
@@ -144,12 +146,17 @@ def groups_feasible(r, mx, jokers, colours):
 @njit(cache=True)
 def path(rows, best, ran):
     """The choices along the path that ends at row ``best``, one per layer, first layer first
-    (0, "nothing", for a layer that was not walked)."""
+    (0, "nothing", for a layer that was not walked; ``ran`` is 2 for a last colour's layer
+    that also made the groups, its choice then holds the jokers in groups from bit 18)."""
     out = np.zeros(ran.shape[0], np.int64)
     row = best
     for k in range(ran.shape[0] - 1, -1, -1):
-        if ran[k]:
+        if ran[k] == 1:
             out[k] = rows[row, 3]
+            row = rows[row, 2]
+        elif ran[k] == 2:  # a last colour's layer that also closed its number: two choices
+            out[k] = rows[row, 3] & ((1 << 18) - 1)
+            out[k + 1] = rows[row, 3] >> 18
             row = rows[row, 2]
     return out
 
@@ -309,11 +316,18 @@ def solve_dp(
     j_bits = np.int64(7) << J_SHIFT
     g_bits = np.int64(0x3F) << G_SHIFT
     for v in range(v_start, values):
+        closed = False  # the last colour's layer has already made the groups of this number
         for step in range(colours + 2):
+            if step == colours + 1 and closed:
+                continue
             if _unchanging(step, v, colours, set_start, table_count, rack_count, spare_count, data, dead,
                            prev_lo, prev_hi):
                 continue  # every state would stay as it is: no layer, no copies
-            ran[v * (colours + 2) + step] = 1
+            # the last colour's layer also closes the number (its rows would be 40 % of all)
+            merge = step == colours
+            closed = merge
+            ran[v * (colours + 2) + step] = 2 if merge else 1
+            closing = ~(g_bits | (np.int64(slot_free_after[v]) << MASK_SHIFT))  # what closing clears
             lo = count
             gen += 1
             # the floors as thresholds on this layer's scores (no division per state)
@@ -369,6 +383,8 @@ def solve_dp(
                     # a bound on the successors below: choices of x, i1, i2, e3, e3j, s
                     more = (own + spare_count[v, c] + 1) * (n1 + 1) * (n2 + 1) * (n3 + 1) * (n3 + 1)
                     more *= forced + own + spare_count[v, c] + 1
+                    if merge:
+                        more *= jokers + 1
                     if count + more >= data.shape[0] or 2 * (count - lo + more) > slots.shape[0]:
                         data, slots, gen, dead = _room(data, count, lo, slots, gen, dead, more)
                     for x in range(own if play_all else 0, own + spare_count[v, c] + 1):
@@ -394,10 +410,19 @@ def solve_dp(
                                             if g > copies:
                                                 continue
                                             nk = cleared | (np.int64(s | (n1 << 3) | (m3 << 6)) << shift)
-                                            nk = (nk & ~j_bits) | (np.int64(jj) << J_SHIFT)
+                                            nk &= ~j_bits
+                                            ch = x | i1 << 3 | i2 << 6 | e3 << 9 | e3j << 12 | s << 15
+                                            if merge:  # the leftovers, with jg jokers, become groups
+                                                nk &= closing
+                                                for jg in range(jokers - jj + 1):
+                                                    if groups_feasible(r_left + g, max(g_most, g), jg, colours):
+                                                        nkj = nk | (np.int64(jj + jg) << J_SHIFT)
+                                                        count = _put(data, count, slots, gen, nkj, gain, i,
+                                                                     ch | jg << 18)
+                                                continue
+                                            nk |= np.int64(jj) << J_SHIFT
                                             grouped = (r_left + g) | (max(g_most, g) << 4)
                                             nk = (nk & ~g_bits) | (np.int64(grouped) << G_SHIFT)
-                                            ch = x | i1 << 3 | i2 << 6 | e3 << 9 | e3j << 12 | s << 15
                                             count = _put(data, count, slots, gen, nk, gain, i, ch)
                 else:  # the leftovers of this number become groups
                     more = jokers - j + 1
@@ -405,15 +430,13 @@ def solve_dp(
                         data, slots, gen, dead = _room(data, count, lo, slots, gen, dead, more)
                     r_left = (key >> G_SHIFT) & 15
                     g_most = (key >> (G_SHIFT + 4)) & 3
-                    cleared = key & ~g_bits
-                    cleared &= ~(np.int64(slot_free_after[v]) << MASK_SHIFT)
-                    cleared &= ~j_bits
+                    cleared = key & closing & ~j_bits
                     for jg in range(jokers - j + 1):
                         if not groups_feasible(r_left, g_most, jg, colours):
                             continue
                         nk = cleared | (np.int64(j + jg) << J_SHIFT)
                         count = _put(data, count, slots, gen, nk, sc, i, jg)
-            if step == colours + 1:
+            if step == colours + 1 or merge:
                 _prune_dominated(data, lo, count, slots, gen, colours, dom_start, dom_list, dead)
             if beam > 0 and count - lo > beam:
                 narrowed = True
