@@ -49,8 +49,10 @@ ROW_BUDGET = 150_000
 MAX_TILES = 64
 #: the state budget on big tables (about 100 ms), past which the integer program takes over
 BIG_ROW_BUDGET = 800_000
-#: states one tail walk may visit while the kept bounds are tightened (about 0.2 ms)
-TAIL_ROWS = 2_000
+#: states one tail walk may visit while the kept bounds are tightened (about 0.5 ms; a bigger
+#: cap costs more on most tables but cuts the slowest: 2,000 gave late-game 71k states median,
+#: 389k at worst on 200 positions; 5,000 gives 96k and 274k)
+TAIL_ROWS = 5_000
 #: states kept per layer by the beam walk that finds a first play on a big table
 BEAM = 500
 #: widths of the beam walks tried, one after the other, for one more set kept (0: every state)
@@ -174,7 +176,9 @@ class _Walks:
         self.primary_left = self._left(primary_per_tile, weights.joker_primary)
         self.main_left = self._left(self.tile_gain // self.main_unit, weights.joker // self.main_unit)
         self.budget = ROW_BUDGET
-        self.rows = np.zeros((0, 4), np.int64)
+        self.rows = np.zeros((0, 4), np.int64)  # of the last walk, with what path() needs:
+        self.ran = np.zeros(values * (colours + 2), np.int8)  # the layers it walked
+        self.narrowed = False  # whether its beam dropped states (a failure then proves nothing)
         self.rack_jokers = sum(pos.rack_jokers.values())
         self.no_spares = np.zeros_like(self.rack_count)
 
