@@ -56,6 +56,14 @@ def test_big_tables_agree_with_the_integer_program(objective: Objective) -> None
         assert _key(fast) == _key(slow), f"late-game seed {seed}"
 
 
+def test_big_xp_tables_agree_with_the_integer_program() -> None:
+    """Three copies of every tile, jokers on the table and the rack: the same big-table route."""
+    for seed in (0, 3):
+        position = deal(CLASSES["hard: xp jokers"], seed)
+        fast, slow = _both(position.table, position.rack, edition="xp")
+        assert _key(fast) == _key(slow), f"xp seed {seed}"
+
+
 @pytest.mark.parametrize("edition", ["standard", "xp", "start_right", "standard4j"])
 def test_agrees_on_small_positions_of_every_edition(edition: str) -> None:
     for seed in range(25):

@@ -73,8 +73,6 @@ def applies(pos: Position, opened: bool) -> bool:
     free = rules.free_by_rearranging and rules.freed_min_own_tiles == 0 and not rules.freed_in_new_set
     if pos.table_jokers and not free:
         return False
-    if _is_big(pos) and pos.edition.copies > 2:
-        return False  # three copies (XP): the proof walk outgrows the budget nearly always
     return _pool_jokers(pos) <= kernel.MAX_JOKERS
 
 
