@@ -137,7 +137,7 @@ class Tile:
         if self.joker is None:
             return f"{_LETTER[self.colour]}{self.number}"  # type: ignore[index]
         if self.joker is JokerKind.COLOURED:
-            return f"J{self.colour.letter}"  # type: ignore[union-attr]
+            return f"J{_LETTER[self.colour]}"  # type: ignore[index]
         return f"J{self.joker.value}"
 
     def __repr__(self) -> str:

@@ -150,10 +150,10 @@ class _Walks:
         for v in range(span):
             self.tile_gain[v] = weights.tile(pos.numbers[v])
 
-        starts = np.zeros(values + 1, np.int64)
-        for r in old:
-            starts[r.first + 1] += 1
-        self.set_start = np.cumsum(starts)
+        # old sets by the number index of their first tile (sorted so): those of v are rows
+        # set_start[v] .. set_start[v + 1] - 1 of the arrays below
+        starting_at = np.bincount(np.array([r.first for r in old], np.int64), minlength=values)[:values]
+        self.set_start = np.concatenate(([0], np.cumsum(starting_at))).astype(np.int64)
         self.set_slot = np.array([r.slot for r in old], np.int64)
         self.set_jokers = np.array([r.jokers for r in old], np.int64)
         self.slot_bits = np.zeros((values, colours), np.int64)
@@ -167,8 +167,8 @@ class _Walks:
         # optimistic remainders from number v on: every rack tile still to come played, every
         # old set not yet decided kept; in units of the primary criterion and of (primary,
         # secondary), the "main" part of a score
-        starting_at = np.bincount(np.array([r.first for r in old], np.int64), minlength=values + 1)[: values + 1]
-        self.kept_left = np.cumsum(starting_at[::-1])[::-1].astype(np.int64)
+        self.kept_left = len(old) - self.set_start
+        self.rack_jokers = sum(pos.rack_jokers.values())
         self.main_unit = weights.kept_span
         primary_per_tile = np.array([weights.primary(n) for n in pos.numbers] + [0] * self.pool)
         self.primary_left = self._left(primary_per_tile, weights.joker_primary)
@@ -177,14 +177,12 @@ class _Walks:
         self.rows = np.zeros((0, 4), np.int64)  # of the last walk, with what path() needs:
         self.ran = np.zeros(values * (colours + 2), np.int8)  # the layers it walked
         self.narrowed = False  # whether its beam dropped states (a failure then proves nothing)
-        self.rack_jokers = sum(pos.rack_jokers.values())
         self.no_spares = np.zeros_like(self.rack_count)
 
     def _left(self, per_tile: np.ndarray, per_joker: int) -> np.ndarray:
         """Per number index v (and one past the last): the gain of every rack tile from v on."""
         by_number = np.append(self.rack_count.sum(axis=1) * per_tile, 0)
-        rack_jokers = sum(self.pos.rack_jokers.values())
-        return np.cumsum(by_number[::-1])[::-1] + rack_jokers * per_joker
+        return np.cumsum(by_number[::-1])[::-1] + self.rack_jokers * per_joker
 
     def primary(self, floor: int) -> tuple[int, int]:
         """A walk without keep choices, primary criterion at least ``floor``."""
@@ -341,10 +339,10 @@ def _tighten_kept_bounds(walks: _Walks, main: int) -> None:
     search: each tail is walked with the bounds of the shorter tails, so it prunes well).
     A tail that cannot reach a floor proves the floor less one a bound; the walks stop at the
     first that reaches its floor or outgrows TAIL_ROWS."""
-    bound = walks.kept_left
+    bound, set_start = walks.kept_left, walks.set_start
     starts = sorted({r.first for r in walks.old}, reverse=True)
     for k, start in enumerate(starts):
-        here = sum(1 for r in walks.old if r.first == start)
+        here = int(set_start[start + 1] - set_start[start])  # old sets starting here
         bound[start] = min(int(bound[start]), int(bound[start + 1]) + here)
         for floor in range(int(bound[start]), -1, -1):
             kept = walks.tail(start, main, floor, TAIL_ROWS)

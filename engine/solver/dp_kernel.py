@@ -98,6 +98,12 @@ def _put(data, count, slots, gen, key, score, parent, choice):
     return count + 1
 
 
+@njit(cache=True, inline="always")
+def _short_of_room(data, count, lo, slots, more):
+    """Whether ``more`` rows would overflow the rows or crowd the layer's hash table."""
+    return count + more >= data.shape[0] or 2 * (count - lo + more) > slots.shape[0]
+
+
 @njit(cache=True)
 def _room(data, count, lo, slots, gen, dead, more):
     """Grow the rows and the hash table of the layer being built (rows lo..count-1) so that
@@ -174,7 +180,8 @@ def dominators() -> tuple[np.ndarray, np.ndarray]:
     for code in range(512):
         n1, n2, n3 = code & 7, code >> 3 & 7, code >> 6 & 7
         found = []
-        for m1, m2, m3 in ((n1 - 1, n2 + 1, n3), (n1, n2 - 1, n3 + 1), (n1 - 1, n2, n3 + 1), (n1, n2, n3 + 1)):
+        better = ((n1 - 1, n2 + 1, n3), (n1, n2 - 1, n3 + 1), (n1 - 1, n2, n3 + 1), (n1, n2, n3 + 1))
+        for m1, m2, m3 in better:
             if min(m1, m2, m3) >= 0 and max(m1, m2, m3) <= 7:
                 found.append(m1 | m2 << 3 | m3 << 6)
         lists.append(found)
@@ -347,7 +354,7 @@ def solve_dp(
                     r0 = set_start[v]
                     nr = set_start[v + 1] - r0
                     more = 1 << nr
-                    if count + more >= data.shape[0] or 2 * (count - lo + more) > slots.shape[0]:
+                    if _short_of_room(data, count, lo, slots, more):
                         data, slots, gen, dead = _room(data, count, lo, slots, gen, dead, more)
                     for subset in range(1 << nr):
                         nk = key
@@ -385,7 +392,7 @@ def solve_dp(
                     more *= forced + own + spare_count[v, c] + 1
                     if merge:
                         more *= jokers + 1
-                    if count + more >= data.shape[0] or 2 * (count - lo + more) > slots.shape[0]:
+                    if _short_of_room(data, count, lo, slots, more):
                         data, slots, gen, dead = _room(data, count, lo, slots, gen, dead, more)
                     for x in range(own if play_all else 0, own + spare_count[v, c] + 1):
                         a = forced + x
@@ -414,8 +421,9 @@ def solve_dp(
                                             ch = x | i1 << 3 | i2 << 6 | e3 << 9 | e3j << 12 | s << 15
                                             if merge:  # the leftovers, with jg jokers, become groups
                                                 nk &= closing
+                                                g_all, g_max = r_left + g, max(g_most, g)
                                                 for jg in range(jokers - jj + 1):
-                                                    if groups_feasible(r_left + g, max(g_most, g), jg, colours):
+                                                    if groups_feasible(g_all, g_max, jg, colours):
                                                         nkj = nk | (np.int64(jj + jg) << J_SHIFT)
                                                         count = _put(data, count, slots, gen, nkj, gain, i,
                                                                      ch | jg << 18)
@@ -426,7 +434,7 @@ def solve_dp(
                                             count = _put(data, count, slots, gen, nk, gain, i, ch)
                 else:  # the leftovers of this number become groups
                     more = jokers - j + 1
-                    if count + more >= data.shape[0] or 2 * (count - lo + more) > slots.shape[0]:
+                    if _short_of_room(data, count, lo, slots, more):
                         data, slots, gen, dead = _room(data, count, lo, slots, gen, dead, more)
                     r_left = (key >> G_SHIFT) & 15
                     g_most = (key >> (G_SHIFT + 4)) & 3

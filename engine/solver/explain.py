@@ -41,32 +41,31 @@ def explain(pos: "Position", answer: "TurnAnswer", opened: bool) -> list[str]:
         range(len(new_sets)),
         key=lambda i: -max([_overlap(new_counts[i], c) for c in remaining.values()] + [0]),
     )
-    plans: list[tuple[list[Tile], list[tuple[int, list[int]]], list[int]]] = []
+    plans: list[tuple[list[Tile], list[tuple[int, list[Tile]]], list[Tile]]] = []
     for i in order:
         need = Counter(new_counts[i])
-        sources: list[tuple[int, list[int]]] = []  # (old set, tiles taken from it)
+        sources: list[tuple[int, list[Tile]]] = []  # (old set, tiles taken from it)
         while need and remaining:
             k = max(remaining, key=lambda k: _overlap(need, remaining[k]))
             taken = _take(need, remaining[k])
             if not taken:
                 break
-            sources.append((k, taken))
+            sources.append((k, ids.tiles(taken)))
             if not remaining[k]:
                 del remaining[k]
-        plans.append((new_sets[i], sources, _take(need, rack_left)))
+        plans.append((new_sets[i], sources, ids.tiles(_take(need, rack_left))))
 
     # old sets whose tiles go to several new sets are split first
     destinations: dict[int, list[list[Tile]]] = {}
     for _, sources, _ in plans:
         for k, taken in sources:
-            destinations.setdefault(k, []).append(ids.tiles(taken))
+            destinations.setdefault(k, []).append(taken)
     # (a joker or a single tile taken out reads better as a swap or a take, not as a split)
     split = {k for k, pieces in destinations.items() if sum(len(p) > 1 for p in pieces) > 1}
     for k in sorted(split):
         lines.append(_split_line(old_sets[k], destinations[k], pos))
     for new, sources, rack in plans:
-        taken_from = [(old_sets[k] if k not in split else ids.tiles(taken), ids.tiles(taken)) for k, taken in sources]
-        line = _line(new, taken_from, ids.tiles(rack))
+        line = _line(new, [(old_sets[k] if k not in split else taken, taken) for k, taken in sources], rack)
         if line:
             lines.append(line)
     return lines
