@@ -16,8 +16,9 @@ of tens to thousands, for the positions it covers:
 
 Most of the work is the "fewest changes" tie-break: proving that no play keeps one more old set
 whole. On big tables that proof is made cheap by bounds from relaxed tails of the position
-(:func:`_tighten_kept_bounds`): how many of the sets from number v on can be kept at best, so
-that a walk drops a state as soon as it has changed too many sets for the floor it must reach.
+(:func:`_tighten_kept_bounds`): how many of the sets from number v on can be kept at best with
+the jokers a state has not used yet, so that a walk drops a state as soon as it has changed too
+many sets for the floor it must reach.
 
 Elsewhere :func:`applies` says no and the caller uses the integer program. The walk itself is
 compiled (:mod:`engine.solver.dp_kernel`); this module prepares its arrays and turns the best
@@ -49,12 +50,14 @@ ROW_BUDGET = 150_000
 MAX_TILES = 64
 #: the state budget on big tables (about 100 ms), past which the integer program takes over
 BIG_ROW_BUDGET = 800_000
-#: states one tail walk may visit while the kept bounds are tightened (about 0.5 ms; a bigger
-#: cap costs more on most tables but cuts the slowest: 2,000 gave late-game 71k states median,
-#: 389k at worst on 200 positions; 5,000 gives 96k and 274k)
-TAIL_ROWS = 5_000
-#: states kept per layer by the beam walk that finds a first play on a big table
-BEAM = 500
+#: states one tail walk may visit while the kept bounds are tightened (about 0.1 ms; it is
+#: walked once per start, joker count and floor, about 100 times on an XP table; states per
+#: XP position, median of 40, all walks: 185k with 300, 131k with 500, 125k with 700, 136k
+#: with 1,000, 231k with 3,000: a bigger cap proves tighter bounds but costs more than it saves)
+TAIL_ROWS = 700
+#: states kept per layer by the beam walk that finds a first play on a big table (late-game
+#: states per position, median of 40: 58k with 200, 78k with 500)
+BEAM = 200
 #: widths of the beam walks tried, one after the other, for one more set kept (0: every state)
 WIDTHS = (4_000, 0)
 
@@ -163,11 +166,13 @@ class _Walks:
                 self.slot_bits[v, c] |= 1 << r.slot
             self.slot_free_after[r.last] |= 1 << r.slot
         self.no_sets = np.zeros(values + 1, np.int64)
+        self.no_kept = np.zeros((values + 1, self.pool + 1), np.int64)
 
         # optimistic remainders from number v on: every rack tile still to come played, every
-        # old set not yet decided kept; in units of the primary criterion and of (primary,
+        # old set not yet decided kept (per number of jokers still free: the same count until
+        # _tighten_kept_bounds says better); in units of the primary criterion and of (primary,
         # secondary), the "main" part of a score
-        self.kept_left = len(old) - self.set_start
+        self.kept_left = np.repeat((len(old) - self.set_start)[:, None], self.pool + 1, axis=1)
         self.rack_jokers = sum(pos.rack_jokers.values())
         self.main_unit = weights.kept_span
         primary_per_tile = np.array([weights.primary(n) for n in pos.numbers] + [0] * self.pool)
@@ -178,6 +183,8 @@ class _Walks:
         self.ran = np.zeros(values * (colours + 2), np.int8)  # the layers it walked
         self.narrowed = False  # whether its beam dropped states (a failure then proves nothing)
         self.no_spares = np.zeros_like(self.rack_count)
+        self.kept_by_jokers = np.zeros(self.pool + 1, np.int64)  # of the last walk
+        self._tails: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}
 
     def _left(self, per_tile: np.ndarray, per_joker: int) -> np.ndarray:
         """Per number index v (and one past the last): the gain of every rack tile from v on."""
@@ -186,21 +193,24 @@ class _Walks:
 
     def primary(self, floor: int) -> tuple[int, int]:
         """A walk without keep choices, primary criterion at least ``floor``."""
-        return self._walk(self.weights.primary_unit, self.primary_left, floor, 0, keep=False)
+        return self._walk(self.weights.primary_unit, self.primary_left, floor, self.no_kept, keep=False)
 
     def main(self, floor: int, kept_floor: int, beam: int = 0) -> tuple[int, int]:
         """A walk with keep choices, (primary, secondary) and old sets kept at least the floors."""
-        return self._walk(self.main_unit, self.main_left, floor, kept_floor, keep=True, beam=beam)
+        # a state with j jokers in use may still keep kept_left[v, pool - j] sets from v on
+        need = kept_floor - self.kept_left[:, ::-1]
+        return self._walk(self.main_unit, self.main_left, floor, need, keep=True, beam=beam)
 
     def path(self, best: int) -> list[int]:
         """The choices to the final row ``best`` of the last walk."""
         return kernel.path(self.rows, best, self.ran).tolist()
 
-    def tail(self, start: int, main: int, kept_floor: int, rows: int) -> int:
-        """Most old sets starting at number index ``start`` or later that can be kept in a
-        relaxed tail of the position, or -1 if that is below ``kept_floor``, -2 if the walk
-        needed more than ``rows`` states. Being a relaxation, its answer bounds what a play
-        reaching ``main`` can keep from ``start`` on.
+    def tail(self, start: int, jokers: int, main: int, kept_need: np.ndarray, rows: int) -> np.ndarray | None:
+        """Per number of jokers used, the most old sets starting at number index ``start`` or
+        later that a relaxed tail of the position keeps (-1: none reaches ``kept_need``, see
+        :func:`engine.solver.dp_kernel.solve_dp`), or ``None`` if the walk needed more than
+        ``rows`` states. Being a relaxation, its answer bounds what a play reaching ``main``
+        can keep from ``start`` on once the numbers below have left it so many jokers.
 
         The tail walks the numbers from ``start`` on. Its tiles at ``start`` and ``start + 1``
         (runs from below may take them) and those of sets that began below ``start`` may be
@@ -208,41 +218,52 @@ class _Walks:
         ``start + 2`` on must reach what ``main`` leaves after the most the rack tiles below
         and the jokers could give.
         """
-        spares = np.zeros_like(self.table_count)
-        for r in self.old:
-            if r.first < start:
-                for (v, c), n in r.tiles.items():
-                    if v >= start:
-                        spares[v, c] += n
-        table = self.table_count - spares
-        near = slice(start, start + 2)
-        spares[near] += table[near] + self.rack_count[near]
-        table[near] = 0
-        rack = self.rack_count.copy()
-        rack[near] = 0
-        left = self.main_left
-        floor = main - int(left[0] - left[min(start + 2, self.values)]) - int(left[self.values])
-        best, score = self._walk(
-            self.main_unit, left, floor, kept_floor, keep=True,
-            tail=_Tail(start, table, rack, spares, rows, play_all=main >= int(left[0])),
+        table, rack, spares, floor_below = self._relaxed_tail(start)
+        floor = main - floor_below
+        best, _ = self._walk(
+            self.main_unit, self.main_left, floor, kept_need, keep=True,
+            tail=_Tail(start, jokers, table, rack, spares, rows, play_all=main >= int(self.main_left[0])),
         )
-        return best if best < 0 else score % self.main_unit
+        return None if best == -2 else self.kept_by_jokers
+
+    def _relaxed_tail(self, start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """The tail from ``start`` (see :meth:`tail`): its table tiles that must be placed, its
+        rack tiles, the tiles that may be placed or not, and what the rack tiles below
+        ``start + 2`` and the jokers could add to the main score at most. Made once per start."""
+        if start not in self._tails:
+            spares = np.zeros_like(self.table_count)
+            for r in self.old:
+                if r.first < start:
+                    for (v, c), n in r.tiles.items():
+                        if v >= start:
+                            spares[v, c] += n
+            table = self.table_count - spares
+            near = slice(start, start + 2)
+            spares[near] += table[near] + self.rack_count[near]
+            table[near] = 0
+            rack = self.rack_count.copy()
+            rack[near] = 0
+            left = self.main_left
+            below = int(left[0] - left[min(start + 2, self.values)]) + int(left[self.values])
+            self._tails[start] = (table, rack, spares, below)
+        return self._tails[start]
 
     def _walk(
-        self, unit: int, gains_left: np.ndarray, floor: int, kept_floor: int, keep: bool, beam: int = 0,
-        tail: "_Tail | None" = None,
+        self, unit: int, gains_left: np.ndarray, floor: int, kept_need: np.ndarray, keep: bool,
+        beam: int = 0, tail: "_Tail | None" = None,
     ) -> tuple[int, int]:
         """One walk: the best final row (or -1) and its score, pruned below the floors."""
         w = self.weights
         budget = self.budget if tail is None else min(self.budget, tail.rows)
-        best, score, self.rows, self.narrowed, self.ran = kernel.solve_dp(
+        best, score, self.rows, self.narrowed, self.ran, self.kept_by_jokers = kernel.solve_dp(
             self.values, len(self.pos.colours), self.pos.edition.copies,
             self.table_count if tail is None else tail.table_count,
-            self.rack_count if tail is None else tail.rack_count, self.tile_gain, self.pool,
+            self.rack_count if tail is None else tail.rack_count, self.tile_gain,
+            self.pool if tail is None else tail.jokers,
             len(self.pos.table_jokers) if tail is None else 0, w.joker, w.kept,
             self.set_start if keep else self.no_sets, self.set_slot, self.set_jokers, self.slot_bits,
             self.slot_free_after, *_DOMINATORS, unit, w.kept_span, gains_left,
-            self.kept_left if keep else self.no_sets, floor, kept_floor, budget, beam,
+            kept_need, floor, budget, beam,
             0 if tail is None else tail.start,
             self.no_spares if tail is None else tail.spares,
             self.rack_jokers if tail is None else 0,
@@ -261,6 +282,7 @@ class _Tail:
     """What a walk over a relaxed tail of the position changes (see :meth:`_Walks.tail`)."""
 
     start: int
+    jokers: int
     table_count: np.ndarray
     rack_count: np.ndarray
     spares: np.ndarray
@@ -305,7 +327,7 @@ def _fewest_changes(walks: _Walks, main: int) -> list[int]:
     play keeping K sets, then exact walks ask for K + 1 or more until none can: each finds the
     best of those, or proves there is none."""
     _tighten_kept_bounds(walks, main)
-    most = int(walks.kept_left[0])
+    most = int(walks.kept_left[0, walks.pool])
     best, score = walks.main(main, 0, beam=BEAM)
     if best < 0:  # the beam lost its way: from the most that might be kept down
         for floor in range(most, -1, -1):
@@ -335,28 +357,45 @@ def _widening_walks(walks: _Walks, main: int, floor: int) -> tuple[int, int]:
 
 def _tighten_kept_bounds(walks: _Walks, main: int) -> None:
     """Replace the walks' count of old sets still to come by a bound on how many of them can
-    be kept, from the last number where a set starts down to the first (a "Russian doll"
-    search: each tail is walked with the bounds of the shorter tails, so it prunes well).
-    A tail that cannot reach a floor proves the floor less one a bound; the walks stop at the
-    first that reaches its floor or outgrows TAIL_ROWS."""
-    bound, set_start = walks.kept_left, walks.set_start
+    be kept, per number of jokers the numbers below leave free, from the last number where a
+    set starts down to the first (a "Russian doll" search: each tail is walked with the bounds
+    of the shorter tails, so it prunes well). A tail that cannot reach a floor proves the floor
+    less one a bound; the walks for one joker count stop at the first that reaches its floor
+    or outgrows TAIL_ROWS.
+
+    The jokers matter: a tail that may use every joker keeps sets that the whole play cannot
+    (measured on XP boxes with 4 jokers, the bound from number 1 was 2-4 sets above the best
+    play's). A walk knows how many jokers it has used, so it prunes with the bound for the
+    rest. Tails with more jokers come first: one that reaches its floor with fewer jokers in
+    use answers for fewer jokers too.
+    """
+    bound, set_start, pool = walks.kept_left, walks.set_start, walks.pool
     starts = sorted({r.first for r in walks.old}, reverse=True)
     for k, start in enumerate(starts):
         here = int(set_start[start + 1] - set_start[start])  # old sets starting here
-        bound[start] = min(int(bound[start]), int(bound[start + 1]) + here)
-        for floor in range(int(bound[start]), -1, -1):
-            kept = walks.tail(start, main, floor, TAIL_ROWS)
-            if kept == -2:
-                break  # too big to tell quickly: the bound proven so far stays
-            if kept >= 0:
-                bound[start] = kept  # the tail's best (it reached this floor, not the one above)
-                break
-            if floor == 0:
-                raise _Unsupported  # not even the tail reaches ``main``
-            bound[start] = floor - 1  # no tail keeps ``floor`` sets
+        top = bound[start]  # the bounds from ``start`` on, tightened in place
+        np.minimum(top, bound[start + 1] + here, out=top)
+        proven = np.zeros(pool + 1, bool)
+        for jokers in range(pool, -1, -1):
+            if jokers < pool:
+                top[jokers] = min(top[jokers], top[jokers + 1])  # fewer jokers never keep more
+            while not proven[jokers]:
+                # a state with j jokers in use may still keep bound[v, jokers - j] sets from v on
+                need = top[jokers] - bound[:, jokers::-1]
+                kept = walks.tail(start, jokers, main, need, TAIL_ROWS)
+                if kept is None:
+                    break  # too big to tell quickly: the bound proven so far stays
+                proven[: jokers + 1] |= np.maximum.accumulate(kept) >= top[: jokers + 1]
+                if proven[jokers]:
+                    break
+                if top[jokers] == 0:
+                    if jokers == pool:
+                        raise _Unsupported  # not even the tail reaches ``main``
+                    break  # nothing reaches ``main`` with so few jokers: 0 bounds it
+                top[jokers] -= 1  # no tail keeps ``top`` sets with so few jokers
         below = starts[k + 1] if k + 1 < len(starts) else -1
         for v in range(start - 1, below, -1):
-            bound[v] = min(int(bound[v]), int(bound[start]))
+            np.minimum(bound[v], top, out=bound[v])
 
 
 def _widening(most: int, first: int = 1) -> list[int]:

@@ -203,12 +203,20 @@ def _find(slots, gen, key):
 
 
 @njit(cache=True)
-def _prune_dominated(data, lo, count, slots, gen, colours, dom_start, dom_list, dead):
+def _prune_dominated(data, lo, count, slots, gen, colours, dom_start, dom_list, dead, jokers_free):
     """Mark the states of this layer that another state of it dominates (same jokers, kept runs
-    and group leftovers; each colour's runs at least as good; at least the score)."""
+    and group leftovers; each colour's runs at least as good; at least the score). With
+    ``jokers_free`` (a walk where jokers need not be placed and gain nothing) a state with
+    one joker fewer in use and all else the same dominates too."""
+    one_joker = np.int64(1) << J_SHIFT
     for i in range(lo, count):
         key = data[i, 0]
         sc = data[i, 1]
+        if jokers_free and (key >> J_SHIFT) & 7:
+            e = _find(slots, gen, key - one_joker)
+            if e >= 0 and data[e, 1] >= sc:
+                dead[i] = 1
+                continue
         for c in range(colours):
             shift = PROFILE_BITS * c
             code = (key >> shift) & 0x1FF
@@ -272,9 +280,8 @@ def solve_dp(
     w_primary,
     w_kept_span,
     primary_left,
-    kept_left,
+    kept_need,
     primary_floor,
-    kept_floor,
     row_budget,
     beam,
     v_start,
@@ -284,7 +291,9 @@ def solve_dp(
 ):
     """The best final state. Returns (row of the best final state, -1 if none, -2 if the walk
     needed more than ``row_budget`` states; its score; the rows; whether the beam dropped
-    states, so that -1 proves nothing; which layers were walked, see :func:`path`).
+    states, so that -1 proves nothing; which layers were walked, see :func:`path`; per number
+    of jokers used, the most old sets kept by a final state that reaches the floors, -1 if
+    none).
 
     values: numbers including the virtual ones; table_count/rack_count[v, c]: table tiles that
     must be placed / rack tiles that may be; tile_gain[v]: score of one rack tile of number v;
@@ -294,12 +303,12 @@ def solve_dp(
     slot_bits[v, c]: the slots whose kept set holds the tile of colour c and number v (a set
     holds at most one of each); slot_free_after[v]: slots whose set ends at v.
 
-    Branch and bound: a state is dropped when even playing every rack tile still to come and
-    keeping every old set still undecided could not reach ``primary_floor`` (the primary
-    criterion, score // w_primary) or ``kept_floor`` (old sets kept, score % w_kept_span);
-    primary_left[v] / kept_left[v] are those optimistic remainders from number v on (bounds on
-    the old sets starting at v or later that can still be kept: before the keep step of v
-    kept_left[v] applies, after it kept_left[v + 1]).
+    Branch and bound: a state is dropped when even playing every rack tile still to come could
+    not reach ``primary_floor`` (the primary criterion, score // w_primary; primary_left[v] is
+    that optimistic remainder from number v on), or when it has kept fewer old sets (score %
+    w_kept_span) than kept_need[v, j], j its jokers in use: the caller's floor less the most
+    the sets still undecided can add (before the keep step of v row v applies, after it row
+    v + 1; row ``values`` is the floor of a final state).
 
     A walk may start at number ``v_start`` (a relaxed tail of the position, see dp.py);
     ``spare_count[v, c]`` tiles may be placed or not, at no gain (table tiles such a tail need
@@ -339,7 +348,7 @@ def solve_dp(
             gen += 1
             # the floors as thresholds on this layer's scores (no division per state)
             primary_need = (primary_floor - primary_left[v]) * w_primary
-            kept_need = kept_floor - kept_left[v if step == 0 else v + 1]
+            need_row = kept_need[v if step == 0 else v + 1]
             for i in range(prev_lo, prev_hi):
                 if dead[i]:
                     continue
@@ -347,9 +356,9 @@ def solve_dp(
                 sc = data[i, 1]
                 if sc < primary_need:
                     continue  # even every rack tile still to come would not reach the floor
-                if kept_need > 0 and sc % w_kept_span < kept_need:
-                    continue  # even keeping every old set still undecided would not
                 j = (key >> J_SHIFT) & 7
+                if need_row[j] > 0 and sc % w_kept_span < need_row[j]:
+                    continue  # even keeping the most the sets still undecided allow would not
                 if step == 0:  # keep old runs starting here, or not
                     r0 = set_start[v]
                     nr = set_start[v + 1] - r0
@@ -445,7 +454,8 @@ def solve_dp(
                         nk = cleared | (np.int64(j + jg) << J_SHIFT)
                         count = _put(data, count, slots, gen, nk, sc, i, jg)
             if step == colours + 1 or merge:
-                _prune_dominated(data, lo, count, slots, gen, colours, dom_start, dom_list, dead)
+                _prune_dominated(data, lo, count, slots, gen, colours, dom_start, dom_list, dead,
+                                 table_jokers == 0 and rack_jokers == 0)
             if beam > 0 and count - lo > beam:
                 narrowed = True
                 rank = np.empty(count - lo, np.int64)
@@ -457,8 +467,9 @@ def solve_dp(
             prev_lo = lo
             prev_hi = count
             if count > row_budget:
-                return -2, np.int64(0), data[:count], narrowed, ran
+                return -2, np.int64(0), data[:count], narrowed, ran, np.full(jokers + 1, -1, np.int64)
     # the end: no run shorter than 3 left open, every table joker placed
+    kept_by_jokers = np.full(jokers + 1, -1, np.int64)
     best = -1
     best_score = np.int64(-(2**62))
     for i in range(prev_lo, prev_hi):
@@ -473,9 +484,11 @@ def solve_dp(
         if not ok or j < table_jokers:
             continue
         sc = data[i, 1] + min(j - table_jokers, rack_jokers) * joker_gain
-        if sc // w_primary < primary_floor or sc % w_kept_span < kept_floor:
+        kept = sc % w_kept_span
+        if sc // w_primary < primary_floor or kept < kept_need[values, j]:
             continue
+        kept_by_jokers[j] = max(kept_by_jokers[j], kept)
         if sc > best_score:
             best_score = sc
             best = i
-    return best, best_score, data[:count], narrowed, ran
+    return best, best_score, data[:count], narrowed, ran, kept_by_jokers
