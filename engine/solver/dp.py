@@ -183,8 +183,6 @@ class _Walks:
         self.ran = np.zeros(values * (colours + 2), np.int8)  # the layers it walked
         self.narrowed = False  # whether its beam dropped states (a failure then proves nothing)
         self.no_spares = np.zeros_like(self.rack_count)
-        self.kept_by_jokers = np.zeros(self.pool + 1, np.int64)  # of the last walk
-        self._tails: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}
 
     def _left(self, per_tile: np.ndarray, per_joker: int) -> np.ndarray:
         """Per number index v (and one past the last): the gain of every rack tile from v on."""
@@ -205,89 +203,50 @@ class _Walks:
         """The choices to the final row ``best`` of the last walk."""
         return kernel.path(self.rows, best, self.ran).tolist()
 
-    def tail(self, start: int, jokers: int, main: int, kept_need: np.ndarray, rows: int) -> np.ndarray | None:
-        """Per number of jokers used, the most old sets starting at number index ``start`` or
-        later that a relaxed tail of the position keeps (-1: none reaches ``kept_need``, see
-        :func:`engine.solver.dp_kernel.solve_dp`), or ``None`` if the walk needed more than
-        ``rows`` states. Being a relaxation, its answer bounds what a play reaching ``main``
-        can keep from ``start`` on once the numbers below have left it so many jokers.
+    def relaxed_tail(self, start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """A relaxed tail of the position from number index ``start``: its table tiles that
+        must be placed, its rack tiles, the tiles that may be placed or not, and what the rack
+        tiles below ``start + 2`` and the jokers could add to the main score at most.
 
-        The tail walks the numbers from ``start`` on. Its tiles at ``start`` and ``start + 1``
-        (runs from below may take them) and those of sets that began below ``start`` may be
-        placed or not; jokers count for nothing and need not be placed; the rack tiles from
-        ``start + 2`` on must reach what ``main`` leaves after the most the rack tiles below
-        and the jokers could give.
+        Its tiles at ``start`` and ``start + 1`` (runs from below may take them) and those of
+        sets that began below ``start`` may be placed or not; jokers count for nothing and need
+        not be placed; the rack tiles from ``start + 2`` on must be played as far as the main
+        floor asks. Being a relaxation, the most old sets from ``start`` on it keeps bounds what
+        a play of the whole position can keep from there (see :func:`_tighten_kept_bounds`).
         """
-        table, rack, spares, floor_below = self._relaxed_tail(start)
-        floor = main - floor_below
-        best, _ = self._walk(
-            self.main_unit, self.main_left, floor, kept_need, keep=True,
-            tail=_Tail(start, jokers, table, rack, spares, rows, play_all=main >= int(self.main_left[0])),
-        )
-        return None if best == -2 else self.kept_by_jokers
-
-    def _relaxed_tail(self, start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        """The tail from ``start`` (see :meth:`tail`): its table tiles that must be placed, its
-        rack tiles, the tiles that may be placed or not, and what the rack tiles below
-        ``start + 2`` and the jokers could add to the main score at most. Made once per start."""
-        if start not in self._tails:
-            spares = np.zeros_like(self.table_count)
-            for r in self.old:
-                if r.first < start:
-                    for (v, c), n in r.tiles.items():
-                        if v >= start:
-                            spares[v, c] += n
-            table = self.table_count - spares
-            near = slice(start, start + 2)
-            spares[near] += table[near] + self.rack_count[near]
-            table[near] = 0
-            rack = self.rack_count.copy()
-            rack[near] = 0
-            left = self.main_left
-            below = int(left[0] - left[min(start + 2, self.values)]) + int(left[self.values])
-            self._tails[start] = (table, rack, spares, below)
-        return self._tails[start]
+        spares = np.zeros_like(self.table_count)
+        for r in self.old:
+            if r.first < start:
+                for (v, c), n in r.tiles.items():
+                    if v >= start:
+                        spares[v, c] += n
+        table = self.table_count - spares
+        near = slice(start, start + 2)
+        spares[near] += table[near] + self.rack_count[near]
+        table[near] = 0
+        rack = self.rack_count.copy()
+        rack[near] = 0
+        left = self.main_left
+        below = int(left[0] - left[min(start + 2, self.values)]) + int(left[self.values])
+        return table, rack, spares, below
 
     def _walk(
-        self, unit: int, gains_left: np.ndarray, floor: int, kept_need: np.ndarray, keep: bool,
-        beam: int = 0, tail: "_Tail | None" = None,
+        self, unit: int, gains_left: np.ndarray, floor: int, kept_need: np.ndarray, keep: bool, beam: int = 0
     ) -> tuple[int, int]:
         """One walk: the best final row (or -1) and its score, pruned below the floors."""
         w = self.weights
-        budget = self.budget if tail is None else min(self.budget, tail.rows)
-        best, score, self.rows, self.narrowed, self.ran, self.kept_by_jokers = kernel.solve_dp(
-            self.values, len(self.pos.colours), self.pos.edition.copies,
-            self.table_count if tail is None else tail.table_count,
-            self.rack_count if tail is None else tail.rack_count, self.tile_gain,
-            self.pool if tail is None else tail.jokers,
-            len(self.pos.table_jokers) if tail is None else 0, w.joker, w.kept,
+        best, score, self.rows, self.narrowed, self.ran, _ = kernel.solve_dp(
+            self.values, len(self.pos.colours), self.pos.edition.copies, self.table_count,
+            self.rack_count, self.tile_gain, self.pool, len(self.pos.table_jokers), w.joker, w.kept,
             self.set_start if keep else self.no_sets, self.set_slot, self.set_jokers, self.slot_bits,
             self.slot_free_after, *_DOMINATORS, unit, w.kept_span, gains_left,
-            kept_need, floor, budget, beam,
-            0 if tail is None else tail.start,
-            self.no_spares if tail is None else tail.spares,
-            self.rack_jokers if tail is None else 0,
-            floor >= int(gains_left[0]) if tail is None else tail.play_all,
+            kept_need, floor, self.budget, beam, 0, self.no_spares, self.rack_jokers,
+            floor >= int(gains_left[0]),
         )
         self.budget -= len(self.rows)
-        if tail is not None and best == -2 and self.budget > 0:
-            return best, 0  # over the tail's own limit: the caller keeps the bound it has
         if best == -2 or self.budget <= 0:
             raise _Unsupported  # too big to be quick: the integer program is as fast here
         return best, int(score)
-
-
-@dataclass(frozen=True)
-class _Tail:
-    """What a walk over a relaxed tail of the position changes (see :meth:`_Walks.tail`)."""
-
-    start: int
-    jokers: int
-    table_count: np.ndarray
-    rack_count: np.ndarray
-    spares: np.ndarray
-    rows: int
-    play_all: bool
 
 
 def _two_phases(walks: _Walks) -> list[int]:
@@ -369,33 +328,19 @@ def _tighten_kept_bounds(walks: _Walks, main: int) -> None:
     rest. Tails with more jokers come first: one that reaches its floor with fewer jokers in
     use answers for fewer jokers too.
     """
-    bound, set_start, pool = walks.kept_left, walks.set_start, walks.pool
     starts = sorted({r.first for r in walks.old}, reverse=True)
-    for k, start in enumerate(starts):
-        here = int(set_start[start + 1] - set_start[start])  # old sets starting here
-        top = bound[start]  # the bounds from ``start`` on, tightened in place
-        np.minimum(top, bound[start + 1] + here, out=top)
-        proven = np.zeros(pool + 1, bool)
-        for jokers in range(pool, -1, -1):
-            if jokers < pool:
-                top[jokers] = min(top[jokers], top[jokers + 1])  # fewer jokers never keep more
-            while not proven[jokers]:
-                # a state with j jokers in use may still keep bound[v, jokers - j] sets from v on
-                need = top[jokers] - bound[:, jokers::-1]
-                kept = walks.tail(start, jokers, main, need, TAIL_ROWS)
-                if kept is None:
-                    break  # too big to tell quickly: the bound proven so far stays
-                proven[: jokers + 1] |= np.maximum.accumulate(kept) >= top[: jokers + 1]
-                if proven[jokers]:
-                    break
-                if top[jokers] == 0:
-                    if jokers == pool:
-                        raise _Unsupported  # not even the tail reaches ``main``
-                    break  # nothing reaches ``main`` with so few jokers: 0 bounds it
-                top[jokers] -= 1  # no tail keeps ``top`` sets with so few jokers
-        below = starts[k + 1] if k + 1 < len(starts) else -1
-        for v in range(start - 1, below, -1):
-            np.minimum(bound[v], top, out=bound[v])
+    table, rack, spares, below = zip(*(walks.relaxed_tail(start) for start in starts))
+    w = walks.weights
+    # the loop is compiled: its walks are small, a call from Python would cost as much
+    status, walks.budget = kernel.tighten_kept_bounds(
+        walks.kept_left, np.array(starts, np.int64), np.array(table), np.array(rack), np.array(spares),
+        main - np.array(below, np.int64), main >= int(walks.main_left[0]), TAIL_ROWS,
+        walks.budget, walks.values, len(walks.pos.colours), walks.pos.edition.copies, walks.tile_gain,
+        w.joker, w.kept, walks.set_start, walks.set_slot, walks.set_jokers, walks.slot_bits,
+        walks.slot_free_after, *_DOMINATORS, walks.main_unit, w.kept_span, walks.main_left,
+    )
+    if status < 0:
+        raise _Unsupported  # too big to be quick, or not even a tail reaches ``main``
 
 
 def _widening(most: int, first: int = 1) -> list[int]:

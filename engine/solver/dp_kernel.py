@@ -66,7 +66,8 @@ def _hash(key, cap_mask):
     return np.int64((h >> np.uint64(21)) & np.uint64(cap_mask))
 
 
-#: rows the arrays start with (they double when a walk needs more)
+#: rows the arrays start with at most (they double when a walk needs more); a walk with a
+#: smaller budget starts smaller (zeroing the hash table is most of a small walk's cost)
 START_ROWS = 1 << 12
 
 
@@ -316,15 +317,18 @@ def solve_dp(
     tile must be played (the walk skips the states that leave one). ``beam`` > 0 keeps only
     that many best states per layer: quick, but a failure then proves nothing.
     """
-    data = np.empty((START_ROWS, 4), np.int64)
-    slots = np.zeros((2 * START_ROWS, 2), np.int64)
+    rows = 64
+    while rows < START_ROWS and rows <= row_budget:
+        rows *= 2
+    data = np.empty((rows, 4), np.int64)
+    slots = np.zeros((2 * rows, 2), np.int64)
     gen = np.int64(1)
     data[0, 0] = 0  # the empty state: nothing open, no joker, no kept run
     data[0, 1] = 0
     data[0, 2] = -1
     data[0, 3] = 0
     count = 1
-    dead = np.zeros(START_ROWS, np.int8)
+    dead = np.zeros(rows, np.int8)
     prev_lo = 0
     prev_hi = 1
     narrowed = False  # some layer lost states to the beam: a failure proves nothing
@@ -492,3 +496,89 @@ def solve_dp(
             best_score = sc
             best = i
     return best, best_score, data[:count], narrowed, ran, kept_by_jokers
+
+
+@njit(cache=True)
+def tighten_kept_bounds(
+    bound,
+    starts,
+    tail_table,
+    tail_rack,
+    tail_spares,
+    tail_floor,
+    play_all,
+    rows_cap,
+    budget,
+    values,
+    colours,
+    copies,
+    tile_gain,
+    joker_gain,
+    kept_gain,
+    set_start,
+    set_slot,
+    set_jokers,
+    slot_bits,
+    slot_free_after,
+    dom_start,
+    dom_list,
+    w_primary,
+    w_kept_span,
+    gains_left,
+):
+    """The Russian doll search of dp.py's ``_tighten_kept_bounds``, compiled (a tail walk is
+    often a few hundred states: called from Python, the call would cost as much as the walk).
+
+    bound[v, f]: what the sets from number v on may keep with f jokers free, tightened in
+    place. starts: the numbers where old sets start, last first; for the k-th, the relaxed
+    tail's arrays tail_table[k], tail_rack[k], tail_spares[k] and its primary floor
+    tail_floor[k]. Each tail walk may visit ``rows_cap`` states, all of them ``budget``.
+
+    Returns (0, or -1 if not even a tail reaches the floor with every joker, -2 if the walks
+    outgrew the budget; the budget left).
+    """
+    pool = bound.shape[1] - 1
+    for k in range(starts.shape[0]):
+        start = starts[k]
+        here = set_start[start + 1] - set_start[start]  # old sets starting here
+        top = bound[start]  # tightened in place
+        for f in range(pool + 1):
+            top[f] = min(top[f], bound[start + 1, f] + here)
+        proven = np.zeros(pool + 1, np.bool_)
+        for jokers in range(pool, -1, -1):
+            if jokers < pool:
+                top[jokers] = min(top[jokers], top[jokers + 1])  # fewer jokers never keep more
+            while not proven[jokers]:
+                # a state with j jokers in use may still keep bound[v, jokers - j] sets from v on
+                need = np.empty((values + 1, jokers + 1), np.int64)
+                for v in range(values + 1):
+                    for j in range(jokers + 1):
+                        need[v, j] = top[jokers] - bound[v, jokers - j]
+                best, _, rows, _, _, kept = solve_dp(
+                    values, colours, copies, tail_table[k], tail_rack[k], tile_gain, jokers, 0,
+                    joker_gain, kept_gain, set_start, set_slot, set_jokers, slot_bits, slot_free_after,
+                    dom_start, dom_list, w_primary, w_kept_span, gains_left, need, tail_floor[k],
+                    min(budget, rows_cap), 0, start, tail_spares[k], 0, play_all,
+                )
+                budget -= rows.shape[0]
+                if budget <= 0:
+                    return -2, budget
+                if best == -2:
+                    break  # too big to tell quickly: the bound proven so far stays
+                reached = -1
+                for j in range(jokers + 1):  # one that keeps so many with fewer jokers tells too
+                    reached = max(reached, kept[j])
+                    if reached >= top[j]:
+                        proven[j] = True
+                if proven[jokers]:
+                    break
+                if top[jokers] == 0:
+                    if jokers == pool:
+                        return -1, budget  # not even the tail reaches the floor
+                    break  # nothing reaches it with so few jokers: 0 bounds it
+                top[jokers] -= 1  # no tail keeps ``top`` sets with so few jokers
+        below = starts[k + 1] if k + 1 < starts.shape[0] else -1
+        for v in range(start - 1, below, -1):
+            for f in range(pool + 1):
+                bound[v, f] = min(bound[v, f], top[f])
+    return 0, budget
