@@ -548,35 +548,38 @@ def tighten_kept_bounds(
         for jokers in range(pool, -1, -1):
             if jokers < pool:
                 top[jokers] = min(top[jokers], top[jokers + 1])  # fewer jokers never keep more
-            while not proven[jokers]:
-                # a state with j jokers in use may still keep bound[v, jokers - j] sets from v on
-                need = np.empty((values + 1, jokers + 1), np.int64)
-                for v in range(values + 1):
-                    for j in range(jokers + 1):
-                        need[v, j] = top[jokers] - bound[v, jokers - j]
-                best, _, rows, _, _, kept = solve_dp(
-                    values, colours, copies, tail_table[k], tail_rack[k], tile_gain, jokers, 0,
-                    joker_gain, kept_gain, set_start, set_slot, set_jokers, slot_bits, slot_free_after,
-                    dom_start, dom_list, w_primary, w_kept_span, gains_left, need, tail_floor[k],
-                    min(budget, rows_cap), 0, start, tail_spares[k], 0, play_all,
-                )
-                budget -= rows.shape[0]
-                if budget <= 0:
-                    return -2, budget
-                if best == -2:
-                    break  # too big to tell quickly: the bound proven so far stays
-                reached = -1
-                for j in range(jokers + 1):  # one that keeps so many with fewer jokers tells too
-                    reached = max(reached, kept[j])
-                    if reached >= top[j]:
-                        proven[j] = True
-                if proven[jokers]:
-                    break
-                if top[jokers] == 0:
-                    if jokers == pool:
-                        return -1, budget  # not even the tail reaches the floor
-                    break  # nothing reaches it with so few jokers: 0 bounds it
+            if proven[jokers]:
+                continue
+            # one walk, at the floor ``top``: it proves the bound or, failing, the bound less
+            # one (walking on to prove less cost more than the tighter bounds saved: on XP, late
+            # game and long racks the whole solve took 6-8 % longer)
+            # a state with j jokers in use may still keep bound[v, jokers - j] sets from v on
+            need = np.empty((values + 1, jokers + 1), np.int64)
+            for v in range(values + 1):
+                for j in range(jokers + 1):
+                    need[v, j] = top[jokers] - bound[v, jokers - j]
+            best, _, rows, _, _, kept = solve_dp(
+                values, colours, copies, tail_table[k], tail_rack[k], tile_gain, jokers, 0,
+                joker_gain, kept_gain, set_start, set_slot, set_jokers, slot_bits, slot_free_after,
+                dom_start, dom_list, w_primary, w_kept_span, gains_left, need, tail_floor[k],
+                min(budget, rows_cap), 0, start, tail_spares[k], 0, play_all,
+            )
+            budget -= rows.shape[0]
+            if budget <= 0:
+                return -2, budget
+            if best == -2:
+                continue  # too big to tell quickly: the bound stays
+            reached = -1
+            for j in range(jokers + 1):  # one that keeps so many with fewer jokers tells too
+                reached = max(reached, kept[j])
+                if reached >= top[j]:
+                    proven[j] = True
+            if proven[jokers]:
+                continue
+            if top[jokers] > 0:
                 top[jokers] -= 1  # no tail keeps ``top`` sets with so few jokers
+            elif jokers == pool:
+                return -1, budget  # not even the tail reaches the floor
         below = starts[k + 1] if k + 1 < starts.shape[0] else -1
         for v in range(start - 1, below, -1):
             for f in range(pool + 1):
