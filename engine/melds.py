@@ -152,12 +152,14 @@ def _group_readings(numbered: list[Tile], jokers: list[Tile], edition: Edition) 
     numbers = {t.number for t in numbered}
     if len(numbers) > 1:
         return [], "numbers differ"
-    colours = Counter(t.colour for t in numbered)
-    repeated = repeated_colour_reason(numbered)
-    if repeated:
-        return [], repeated
+    colours = {t.colour for t in numbered}
+    if len(colours) < len(numbered):
+        return [], repeated_colour_reason(numbered)
     if size > edition.max_group_size:
         return [], f"a group has at most {edition.max_group_size} tiles (one per colour)"
+    if not jokers:  # the common case, without building the missing tiles
+        members = sorted(numbered, key=lambda t: edition.colours.index(t.colour))
+        return [Reading(SetKind.GROUP, tuple(members), ())], ""
     number = numbers.pop()
     missing = [Tile(number=number, colour=c) for c in edition.colours if c not in colours]
     readings = []
@@ -202,6 +204,9 @@ def _run_readings(numbered: list[Tile], jokers: list[Tile], edition: Edition) ->
             [],
             f"gap in the run between {colour.letter}{low} and {colour.letter}{high} that jokers cannot fill",
         )
+    if not jokers:  # the common case: the run is its tiles in order
+        in_order = tuple(sorted(numbered, key=lambda t: t.number))  # type: ignore[arg-type,return-value]
+        return [Reading(SetKind.RUN, in_order, ())], ""
     readings = []
     first_start = max(edition.min_number, high - size + 1)
     last_start = min(low, edition.max_number - size + 1)
@@ -274,6 +279,8 @@ def _too_many_jokers(jokers: list[Tile], edition: Edition) -> str:
     Besides being impossible, such a set is costly to read: each joker may stand for each missing
     tile, so n jokers give up to n! readings, and a typed "r1" with twelve jokers never finished.
     """
+    if not jokers:
+        return ""
     if len(jokers) > edition.joker_count:
         have = edition.joker_count
         return f"{len(jokers)} jokers in one set, but the {edition.title} edition has only {have}"
