@@ -465,9 +465,22 @@ def solve_dp(
                 rank = np.empty(count - lo, np.int64)
                 for e in range(lo, count):
                     rank[e - lo] = -1 if dead[e] else data[e, 1] * 64 + _tie_break(data[e, 0], colours)
-                order = np.argsort(-rank)
-                for q in range(beam, count - lo):
-                    dead[lo + order[q]] = 1
+                # the beam-th best rank, without sorting the layer: keep the ranks above it,
+                # and of those equal to it as many as fit
+                cut = -np.partition(-rank, beam - 1)[beam - 1]
+                room = beam
+                for e in range(lo, count):
+                    if rank[e - lo] > cut:
+                        room -= 1
+                for e in range(lo, count):
+                    r = rank[e - lo]
+                    if r < cut or r == -1:
+                        dead[e] = 1
+                    elif r == cut:
+                        if room > 0:
+                            room -= 1
+                        else:
+                            dead[e] = 1
             prev_lo = lo
             prev_hi = count
             if count > row_budget:
