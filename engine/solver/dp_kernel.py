@@ -66,10 +66,9 @@ def _hash(key, cap_mask):
     return np.int64((h >> np.uint64(21)) & np.uint64(cap_mask))
 
 
-#: rows the arrays start with at most (they double when a walk needs more: a big walk that
-#: starts small copies its rows several times, 4,096 made XP hints 6 % slower); a walk with a
+#: rows the arrays start with at most (they double when a walk needs more); a walk with a
 #: smaller budget starts smaller (zeroing the hash table is most of a small walk's cost)
-START_ROWS = 1 << 15
+START_ROWS = 1 << 12
 
 
 @njit(cache=True, inline="always")
