@@ -50,11 +50,13 @@ ROW_BUDGET = 150_000
 MAX_TILES = 64
 #: the state budget on big tables (about 100 ms), past which the integer program takes over
 BIG_ROW_BUDGET = 800_000
-#: states one tail walk may visit while the kept bounds are tightened (about 0.1 ms; it is
-#: walked once per start, joker count and floor, about 100 times on an XP table; states per
-#: XP position, median of 40, all walks: 185k with 300, 131k with 500, 125k with 700, 136k
-#: with 1,000, 231k with 3,000: a bigger cap proves tighter bounds but costs more than it saves)
-TAIL_ROWS = 700
+#: states one tail walk may visit while the kept bounds are tightened, by copies of each tile
+#: in the box. A bigger cap proves tighter bounds but costs more than it saves where the walks
+#: are small. Measured with single timings (median hint, ms): two copies, late game (100
+#: positions) 5.3 with 700, 6.4 with 1,500, 7.0 with 2,500; three copies, XP (160 positions,
+#: seeds 40-199) 24.1 with 700, 17.9 with 1,500, 18.2 with 2,500, and fewer fall back to the
+#: integer program (mean 154, 92, 83 ms).
+TAIL_ROWS = {2: 700, 3: 1_500}
 #: states kept per layer by the beam walk that finds a first play on a big table (late-game
 #: states per position, median of 40: 58k with 200, 78k with 500)
 BEAM = 200
@@ -305,9 +307,9 @@ def _tighten_kept_bounds(walks: _Walks, main: int) -> None:
     """Replace the walks' count of old sets still to come by a bound on how many of them can
     be kept, per number of jokers the numbers below leave free, from the last number where a
     set starts down to the first (a "Russian doll" search: each tail is walked with the bounds
-    of the shorter tails, so it prunes well). A tail that cannot reach a floor proves the floor
-    less one a bound; the walks for one joker count stop at the first that reaches its floor
-    or outgrows TAIL_ROWS.
+    of the shorter tails, so it prunes well). Each tail is walked once per joker count, at
+    the floor the shorter tails allow: it proves that floor or, failing, the floor less one
+    (unless it outgrows TAIL_ROWS: then the bound stays as it was).
 
     The jokers matter: a tail that may use every joker keeps sets that the whole play cannot
     (measured on XP boxes with 4 jokers, the bound from number 1 was 2-4 sets above the best
@@ -321,7 +323,8 @@ def _tighten_kept_bounds(walks: _Walks, main: int) -> None:
     # the loop is compiled: its walks are small, a call from Python would cost as much
     status, walks.budget = kernel.tighten_kept_bounds(
         walks.kept_left, np.array(starts, np.int64), np.array(table), np.array(rack), np.array(spares),
-        main - np.array(below, np.int64), main >= int(walks.main_left[0]), TAIL_ROWS,
+        main - np.array(below, np.int64), main >= int(walks.main_left[0]),
+        TAIL_ROWS[max(2, walks.pos.edition.copies)],
         walks.budget, walks.values, len(walks.pos.colours), walks.pos.edition.copies, walks.tile_gain,
         w.joker, w.kept, walks.set_start, walks.set_slot, walks.set_jokers, walks.slot_bits,
         walks.slot_free_after, *_DOMINATORS, walks.main_unit, w.kept_span, walks.main_left,
