@@ -235,7 +235,7 @@ class _Walks:
     ) -> tuple[int, int]:
         """One walk: the best final row (or -1) and its score, pruned below the floors."""
         w = self.weights
-        best, score, self.rows, _, self.ran, _ = kernel.solve_dp(
+        best, score, self.rows, self.ran, _ = kernel.solve_dp(
             self.values, len(self.pos.colours), self.pos.edition.copies, self.table_count,
             self.rack_count, self.tile_gain, self.pool, len(self.pos.table_jokers), w.joker, w.kept,
             self.set_start if keep else self.no_sets, self.set_slot, self.set_jokers, self.slot_bits,

@@ -293,10 +293,9 @@ def solve_dp(
     play_all,
 ):
     """The best final state. Returns (row of the best final state, -1 if none, -2 if the walk
-    needed more than ``row_budget`` states; its score; the rows; whether the beam dropped
-    states, so that -1 proves nothing; which layers were walked, see :func:`path`; per number
-    of jokers used, the most old sets kept by a final state that reaches the floors, -1 if
-    none).
+    needed more than ``row_budget`` states; its score; the rows; which layers were walked, see
+    :func:`path`; per number of jokers used, the most old sets kept by a final state that
+    reaches the floors, -1 if none).
 
     values: numbers including the virtual ones; table_count/rack_count[v, c]: table tiles that
     must be placed / rack tiles that may be; tile_gain[v]: score of one rack tile of number v;
@@ -336,7 +335,6 @@ def solve_dp(
     dead = np.zeros(rows, np.int8)
     prev_lo = 0
     prev_hi = 1
-    narrowed = False  # some layer lost states to the beam: a failure proves nothing
     ran = np.zeros(values * (colours + 2), np.int8)  # the layers walked (others changed nothing)
     j_bits = np.int64(7) << J_SHIFT
     g_bits = np.int64(0x3F) << G_SHIFT
@@ -466,7 +464,6 @@ def solve_dp(
                 _prune_dominated(data, lo, count, slots, gen, colours, dom_start, dom_list, dead,
                                  table_jokers == 0 and rack_jokers == 0)
             if beam > 0 and count - lo > beam:
-                narrowed = True
                 rank = np.empty(count - lo, np.int64)
                 for e in range(lo, count):
                     if dead[e]:
@@ -494,7 +491,7 @@ def solve_dp(
             prev_lo = lo
             prev_hi = count
             if count > row_budget:
-                return -2, np.int64(0), data[:count], narrowed, ran, np.full(jokers + 1, -1, np.int64)
+                return -2, np.int64(0), data[:count], ran, np.full(jokers + 1, -1, np.int64)
     # the end: no run shorter than 3 left open, every table joker placed
     kept_by_jokers = np.full(jokers + 1, -1, np.int64)
     best = -1
@@ -518,7 +515,7 @@ def solve_dp(
         if sc > best_score:
             best_score = sc
             best = i
-    return best, best_score, data[:count], narrowed, ran, kept_by_jokers
+    return best, best_score, data[:count], ran, kept_by_jokers
 
 
 @njit(cache=True)
@@ -581,7 +578,7 @@ def tighten_kept_bounds(
             for v in range(values + 1):
                 for j in range(jokers + 1):
                     need[v, j] = top[jokers] - bound[v, jokers - j]
-            best, _, rows, _, _, kept = solve_dp(
+            best, _, rows, _, kept = solve_dp(
                 values, colours, copies, tail_table[k], tail_rack[k], tile_gain, jokers, 0,
                 joker_gain, kept_gain, set_start, set_slot, set_jokers, slot_bits, slot_free_after,
                 dom_start, dom_list, w_primary, w_kept_span, gains_left, need, tail_floor[k],
