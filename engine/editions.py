@@ -107,14 +107,13 @@ class Edition:
 def inventory_problems(edition: Edition, tiles: Iterable[Tile]) -> list[str]:
     """Every reason why ``tiles`` (table and racks together) cannot come from one box."""
     problems: list[str] = []
-    counted = Counter(tiles)
-    too_many = [tile for tile, seen in counted.items() if seen > edition.copies_of(tile)]
-    for tile in sorted(too_many, key=Tile.sort_key):  # sorted only when something is wrong
-        have = edition.copies_of(tile)
+    box = [(tile, seen, edition.copies_of(tile)) for tile, seen in Counter(tiles).items()]
+    too_many = [item for item in box if item[1] > item[2]]
+    for tile, seen, have in sorted(too_many, key=lambda item: item[0].sort_key()):  # only if wrong
         if have == 0:
             problems.append(edition.explain_missing(tile))
         else:
-            problems.append(f"{counted[tile]} x {tile}, but the {edition.title} edition has only {have}")
+            problems.append(f"{seen} x {tile}, but the {edition.title} edition has only {have}")
     return problems
 
 
