@@ -357,6 +357,8 @@ def solve_dp(
             primary_need = (primary_floor - primary_left[v]) * w_primary
             need_row = kept_need[v if step == 0 else v + 1]
             for i in range(prev_lo, prev_hi):
+                if count > row_budget:  # over budget: stop at once (the layer would be lost)
+                    return -2, np.int64(0), data[:count], ran, np.full(jokers + 1, -1, np.int64)
                 if dead[i]:
                     continue
                 key = data[i, 0]
