@@ -82,6 +82,10 @@ def test_agrees_on_small_positions_of_every_edition(edition: str) -> None:
         ("r5 J r7", "r6", 1),  # a table joker swapped out and placed again
         ("J r12 r13 | J b12 b13", "r11", 1),  # jokers in front: read as standing behind
         ("r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13", "J", 1),  # a full run split to take it
+        # r4 J goes in front of r6 r7 r8 r9 while r3 r4 r5 stays whole: the run that follows a
+        # kept run takes its slot, and the look-ahead must not count r6 as held by the kept run
+        ("r3 r4 r5 | r6 r7 r8 r9 | b10 o10 k10", "r4 J", 2),
+        ("k1 k2 k3 k4 | k5 k6 k7 | k12 r12 b12", "b5 k7 k4 r6 r6", 1),  # k4 in front of k5 k6 k7
     ],
 )
 def test_named_cases(table: str, rack: str, tiles: int) -> None:

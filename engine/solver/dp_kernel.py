@@ -25,7 +25,11 @@ no tile here and no run open in it) is skipped.
 At the end of each number, states that another state dominates (one of its colours one step
 better: a run longer, or one more run of 3+; at least the score) are dropped, and every state
 that can no longer reach the floors the caller sets is skipped (branch and bound: see
-:func:`solve_dp`).
+:func:`solve_dp`). A state is also dropped as soon as it cannot be finished (see
+:func:`_lookahead`): when its runs of 1 and 2 would need more jokers than are left, beyond the
+free tiles of the next numbers, or its leftovers could not make groups with what the later
+colours can add. (Measured on XP boxes, 120 positions: the median hint 15 -> 10 ms; mid-game
+2.6 -> 1.8 ms.)
 
 Past the last number come a few *virtual* numbers with no tiles, where runs may go on with
 jokers only. A run therefore never needs a joker in front of its first numbered tile: a set
@@ -262,6 +266,44 @@ def _unchanging(step, v, colours, set_start, table_count, rack_count, spare_coun
 
 
 @njit(cache=True)
+def _lookahead(values, colours, copies, table_count, rack_count, spare_count):
+    """What the numbers ahead can still offer, so that a state that cannot be finished is dropped
+    at once rather than layers later (after its copies have spread through them).
+
+    tiles[v, c]: the tiles of number v and colour c a walk may place (none past the last number).
+    A run of 1 or 2 open at v needs one of them or a joker at v + 1, a run of 1 also at v + 2.
+
+    supply[v, c, g]: the most tiles the colours after c could add to the groups of number v if
+    there are g of them (a group takes at most one tile of a colour). Leftovers that need g
+    groups (g of one colour) close the number only if 3 g tiles can be found: among them, in
+    this supply and in the jokers not yet used.
+    """
+    tiles = np.zeros((values + 2, colours), np.int64)
+    tiles[:values] = table_count + rack_count + spare_count
+    supply = np.zeros((values, colours, 4), np.int64)
+    for v in range(values):
+        for c in range(colours - 1, 0, -1):
+            most = min(tiles[v, c], copies)
+            for g in range(4):
+                supply[v, c - 1, g] = supply[v, c, g] + min(most, g)
+    return tiles, supply
+
+
+@njit(cache=True, inline="always")
+def _free_tiles(tiles, slot_bits, mask, v, c):
+    """The tiles of number v and colour c that the kept old sets in ``mask`` (sets that hold
+    tiles at v) leave free."""
+    if v >= slot_bits.shape[0]:
+        return tiles[v, c]
+    held = mask & slot_bits[v, c]
+    free = tiles[v, c]
+    while held:
+        held &= held - 1
+        free -= 1
+    return free
+
+
+@njit(cache=True)
 def solve_dp(
     values,
     colours,
@@ -336,6 +378,7 @@ def solve_dp(
     prev_lo = 0
     prev_hi = 1
     ran = np.zeros(values * (colours + 2), np.int8)  # the layers walked (others changed nothing)
+    tiles, supply = _lookahead(values, colours, copies, table_count, rack_count, spare_count)
     j_bits = np.int64(7) << J_SHIFT
     g_bits = np.int64(0x3F) << G_SHIFT
     for v in range(v_start, values):
@@ -405,6 +448,27 @@ def solve_dp(
                     r_left = (key >> G_SHIFT) & 15
                     g_most = (key >> (G_SHIFT + 4)) & 3
                     own = rack_count[v, c]
+                    # the kept sets still holding tiles at v + 1 and v + 2 (a slot freed at v may
+                    # hold another set from v + 1 on)
+                    kept1 = mask & ~slot_free_after[v]
+                    kept2 = kept1 & ~slot_free_after[v + 1] if v + 1 < values else 0
+                    # jokers the other colours' runs of 1 and 2 will need (see owed below)
+                    others = 0
+                    for c2 in range(colours):
+                        profile = key >> (PROFILE_BITS * c2)
+                        m1 = profile & 7
+                        m2 = (profile >> 3) & 7
+                        if c2 != c and m1 + m2:
+                            if c2 < c:  # done at v: tiles needed at v + 1 and v + 2
+                                others += max(0, m1 + m2 - _free_tiles(tiles, slot_bits, kept1, v + 1, c2))
+                                others += max(0, m1 - _free_tiles(tiles, slot_bits, kept2, v + 2, c2))
+                            else:  # still to come at v: tiles needed at v and v + 1
+                                others += max(0, m1 + m2 - _free_tiles(tiles, slot_bits, mask, v, c2))
+                                others += max(0, m1 - _free_tiles(tiles, slot_bits, kept1, v + 1, c2))
+                    if others > free_j:
+                        continue
+                    next1 = _free_tiles(tiles, slot_bits, kept1, v + 1, c)
+                    next2 = _free_tiles(tiles, slot_bits, kept2, v + 2, c)
                     # a bound on the successors below: choices of x, i1, i2, e3, e3j, s
                     more = (own + spare_count[v, c] + 1) * (n1 + 1) * (n2 + 1) * (n3 + 1) * (n3 + 1)
                     more *= forced + own + spare_count[v, c] + 1
@@ -434,20 +498,29 @@ def solve_dp(
                                             g = rem - s
                                             if g > copies:
                                                 continue
+                                            # jokers that the runs of 1 and 2 now open will need:
+                                            # a tile or a joker at the next number, a run of 1 at
+                                            # the one after too
+                                            owed = max(0, s + n1 - next1) + max(0, s - next2) + others
+                                            if owed > jokers - jj:
+                                                continue
                                             nk = cleared | (np.int64(s | (n1 << 3) | (m3 << 6)) << shift)
                                             nk &= ~j_bits
                                             ch = x | i1 << 3 | i2 << 6 | e3 << 9 | e3j << 12 | s << 15
                                             if merge:  # the leftovers, with jg jokers, become groups
                                                 nk &= closing
                                                 g_all, g_max = r_left + g, max(g_most, g)
-                                                for jg in range(jokers - jj + 1):
+                                                for jg in range(jokers - jj - owed + 1):
                                                     if groups_feasible(g_all, g_max, jg, colours):
                                                         nkj = nk | (np.int64(jj + jg) << J_SHIFT)
                                                         count = _put(data, count, slots, gen, nkj, gain, i,
                                                                      ch | jg << 18)
                                                 continue
+                                            g_all, g_max = r_left + g, max(g_most, g)
+                                            if 3 * g_max > g_all + supply[v, c, g_max] + jokers - jj - owed:
+                                                continue  # too few tiles and jokers left for groups
                                             nk |= np.int64(jj) << J_SHIFT
-                                            grouped = (r_left + g) | (max(g_most, g) << 4)
+                                            grouped = g_all | (g_max << 4)
                                             nk = (nk & ~g_bits) | (np.int64(grouped) << G_SHIFT)
                                             count = _put(data, count, slots, gen, nk, gain, i, ch)
                 else:  # the leftovers of this number become groups
