@@ -52,12 +52,12 @@ MAX_TILES = 64
 BIG_ROW_BUDGET = 800_000
 #: states one tail walk may visit while the kept bounds are tightened, by copies of each tile
 #: in the box. A bigger cap proves tighter bounds but costs more than it saves where the walks
-#: are small. Measured with single timings (median hint, ms): two copies, late game (100
-#: positions) 4.3 with 500, 4.6 with 700, 4.7 with 1,000, 5.4 with 1,500 (but the worst 47, 44,
-#: 36, 34); three copies, XP (120 positions, seeds 40-159) 18.2 with 1,000, 14.5 with 1,500 or
-#: 2,200, 15.3 with 3,000; over seeds 0-39 and 160-199 1,800 is as fast as 1,500 per position
-#: with fewer positions left to the integer program (mean 48 against 50 ms).
-TAIL_ROWS = {2: 700, 3: 1_800}
+#: are small. Measured with single timings, per position against the cap used before: two
+#: copies, late game and long racks (100 positions each, seeds 100-199), 500 against 700: 8 %
+#: faster (400: 9-12 %, but a long rack's worst went from 49 to 79 ms); three copies, XP (120
+#: positions, seeds 40-159): 800 or 1,000 6-8 % faster than 1,200 and 13 % than 1,800, 600 as
+#: fast but more positions left to the integer program (mean 58 against 46 ms).
+TAIL_ROWS = {2: 500, 3: 1_000}
 #: states kept per layer by the beam walk that finds a first play on a big table. With the
 #: beam ranked by what a state might still keep (see the kernel), 100 is enough: hints per
 #: position against 200, single timings, late game 15 %, long racks 16 %, XP 7 % faster
