@@ -65,7 +65,7 @@ class Package:
         return (0 if answer is None else len(answer.tiles)), fastest
 
 
-def run(count: int, classes: list[str], repeat: int = 1) -> list[dict]:
+def run(count: int, classes: list[str], repeat: int = 1, first: int = 0) -> list[dict]:
     rows = []
     packages: dict[str, Package] = {}
     for name in classes:
@@ -81,7 +81,7 @@ def run(count: int, classes: list[str], repeat: int = 1) -> list[dict]:
         # of the compiled kernel in a process loads it from numba's cache (about 0.2 s)
         warm = deal(kind, 10_000 + count)
         solve(warm.table, warm.rack, opened=warm.opened, edition=edition, rules=rules)
-        for seed in range(count):
+        for seed in range(first, first + count):
             position = deal(kind, seed)
             fastest = float("inf")
             for _ in range(repeat):
@@ -99,7 +99,7 @@ def run(count: int, classes: list[str], repeat: int = 1) -> list[dict]:
                 theirs_ok += tiles == best
                 if tiles > best:
                     errors.append(f"seed {seed}: package played {tiles} tiles, we played {best}")
-            print(f"\r{name}: {seed + 1}/{count}", end="", file=sys.stderr, flush=True)
+            print(f"\r{name}: {seed - first + 1}/{count}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
         rows.append(
             dict(name=name, count=count, ours=ours_t, theirs=theirs_t, ours_ok=ours_ok, theirs_ok=theirs_ok,
@@ -132,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=50, help="positions per class (default 50)")
     parser.add_argument("--classes", nargs="*", default=list(CLASSES))
+    parser.add_argument("--first", type=int, default=0, help="first seed (default 0), to time other positions")
     parser.add_argument(
         "--repeat", type=int, default=1,
         help="time each position this many times and keep the best, for both solvers (default 1: "
@@ -141,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     if rks is None:
         print("rummikub-solver is not installed (pip install -e '.[bench]'); timing our solver only",
               file=sys.stderr)
-    rows = run(args.count, args.classes, max(1, args.repeat))
+    rows = run(args.count, args.classes, max(1, args.repeat), args.first)
     print(table(rows))
     errors = [e for r in rows for e in r["errors"]]
     for e in errors:
