@@ -166,8 +166,12 @@ def test_tail_bounds_never_cut_below_the_best_play(name: str, objective: Objecti
         assert walks.kept_left[0, walks.pool] < len(pos.sets)  # and they do bound something
 
 
-def test_a_beam_that_finds_nothing_hands_over_to_exact_walks(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("retry", [1, dp.BEAM_RETRY])
+def test_a_beam_that_finds_nothing_hands_over(monkeypatch: pytest.MonkeyPatch, retry: int) -> None:
+    """A beam of one state finds no play on these tables: the wider beam takes over, or if it
+    fails too (a width of one again), exact walks down from the bound."""
     monkeypatch.setattr(dp, "BEAM", 1)
+    monkeypatch.setattr(dp, "BEAM_RETRY", retry)
     for seed in (0, 4):
         position = deal(CLASSES["late-game"], seed)
         fast, slow = _both(position.table, position.rack)
