@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml requirements/runtime.txt requirements/dev.txt
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -r requirements/dev.txt
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
-	@echo "compiling the hint solver's dynamic programme (numba, once, about 15 s)"
+	@echo "compiling the hint solver's dynamic programme (numba, once, about 25 s)"
 	$(BIN)/rummi hint --table "r5 r6 r7" --rack "r8" --opened --preset goliath_modern > /dev/null
 	touch $(STAMP)
 
