@@ -185,6 +185,11 @@ class _Walks:
         primary_per_tile = np.array([weights.primary(n) for n in pos.numbers] + [0] * self.pool)
         self.primary_left = self._left(primary_per_tile, weights.joker_primary)
         self.main_left = self._left(self.tile_gain // self.main_unit, weights.joker // self.main_unit)
+        # what every walk shares, in the order kernel.solve_dp unpacks it
+        self.box = (
+            values, colours, pos.edition.copies, self.tile_gain, weights.joker, weights.kept, self.set_slot,
+            self.set_jokers, self.slot_bits, self.slot_free_after, *_DOMINATORS, weights.kept_span,
+        )
         self.budget = ROW_BUDGET
         self.rows = np.zeros((0, 4), np.int64)  # of the last walk, with what path() needs:
         self.ran = np.zeros(values * (colours + 2), np.int8)  # the layers it walked
@@ -240,14 +245,10 @@ class _Walks:
         self, unit: int, gains_left: np.ndarray, floor: int, kept_need: np.ndarray, keep: bool, beam: int = 0
     ) -> tuple[int, int]:
         """One walk: the best final row (or -1) and its score, pruned below the floors."""
-        w = self.weights
         best, score, self.rows, self.ran, _ = kernel.solve_dp(
-            self.values, len(self.pos.colours), self.pos.edition.copies, self.table_count,
-            self.rack_count, self.tile_gain, self.pool, len(self.pos.table_jokers), w.joker, w.kept,
-            self.set_start if keep else self.no_sets, self.set_slot, self.set_jokers, self.slot_bits,
-            self.slot_free_after, *_DOMINATORS, unit, w.kept_span, gains_left,
-            kept_need, floor, self.budget, beam, 0, self.no_spares, self.rack_jokers,
-            floor >= int(gains_left[0]),
+            self.box, self.table_count, self.rack_count, self.pool, len(self.pos.table_jokers),
+            self.set_start if keep else self.no_sets, unit, gains_left, kept_need, floor, self.budget,
+            beam, 0, self.no_spares, self.rack_jokers, floor >= int(gains_left[0]),
         )
         self.budget -= len(self.rows)
         if best == -2 or self.budget <= 0:
@@ -328,15 +329,12 @@ def _tighten_kept_bounds(walks: _Walks, main: int) -> None:
     """
     starts = sorted({r.first for r in walks.old}, reverse=True)
     table, rack, spares, below = zip(*(walks.relaxed_tail(start) for start in starts))
-    w = walks.weights
     # the loop is compiled: its walks are small, a call from Python would cost as much
     status, walks.budget = kernel.tighten_kept_bounds(
-        walks.kept_left, np.array(starts, np.int64), np.array(table), np.array(rack), np.array(spares),
-        main - np.array(below, np.int64), main >= int(walks.main_left[0]),
-        TAIL_ROWS[max(2, walks.pos.edition.copies)],
-        walks.budget, walks.values, len(walks.pos.colours), walks.pos.edition.copies, walks.tile_gain,
-        w.joker, w.kept, walks.set_start, walks.set_slot, walks.set_jokers, walks.slot_bits,
-        walks.slot_free_after, *_DOMINATORS, walks.main_unit, w.kept_span, walks.main_left,
+        walks.box, walks.kept_left, np.array(starts, np.int64), np.array(table), np.array(rack),
+        np.array(spares), main - np.array(below, np.int64), main >= int(walks.main_left[0]),
+        TAIL_ROWS[max(2, walks.pos.edition.copies)], walks.budget, walks.set_start, walks.main_unit,
+        walks.main_left,
     )
     if status < 0:
         raise _Unsupported  # too big to be quick, or not even a tail reaches ``main``

@@ -305,25 +305,13 @@ def _free_tiles(tiles, slot_bits, mask, v, c):
 
 @njit(cache=True)
 def solve_dp(
-    values,
-    colours,
-    copies,
+    box,
     table_count,
     rack_count,
-    tile_gain,
     jokers,
     table_jokers,
-    joker_gain,
-    kept_gain,
     set_start,
-    set_slot,
-    set_jokers,
-    slot_bits,
-    slot_free_after,
-    dom_start,
-    dom_list,
     w_primary,
-    w_kept_span,
     primary_left,
     kept_need,
     primary_floor,
@@ -339,13 +327,15 @@ def solve_dp(
     :func:`path`; per number of jokers used, the most old sets kept by a final state that
     reaches the floors, -1 if none).
 
-    values: numbers including the virtual ones; table_count/rack_count[v, c]: table tiles that
-    must be placed / rack tiles that may be; tile_gain[v]: score of one rack tile of number v;
-    jokers: in the pool (table and rack), table_jokers of them must be placed, joker_gain per
-    rack joker played; kept_gain per old set kept whole. Old sets (runs and groups) whose first
-    numbered tile is at v: set_start[v]..set_start[v+1]-1, each with its slot and jokers;
-    slot_bits[v, c]: the slots whose kept set holds the tile of colour c and number v (a set
-    holds at most one of each); slot_free_after[v]: slots whose set ends at v.
+    ``box``: what every walk of one position shares, in the order unpacked below. values: numbers
+    including the virtual ones; table_count/rack_count[v, c]: table tiles that must be placed /
+    rack tiles that may be; tile_gain[v]: score of one rack tile of number v; jokers: in the
+    pool (table and rack), table_jokers of them must be placed, joker_gain per rack joker
+    played; kept_gain per old set kept whole. Old sets (runs and groups) whose first numbered
+    tile is at v: set_start[v]..set_start[v+1]-1 (none for a walk without keep choices), each
+    with its slot and jokers; slot_bits[v, c]: the slots whose kept set holds the tile of colour
+    c and number v (a set holds at most one of each); slot_free_after[v]: slots whose set ends
+    at v; dom_start/dom_list: see :func:`dominators`.
 
     Branch and bound: a state is dropped when even playing every rack tile still to come could
     not reach ``primary_floor`` (the primary criterion, score // w_primary; primary_left[v] is
@@ -363,6 +353,8 @@ def solve_dp(
     state that spent its jokers early ranks lower: on XP boxes, where the beam often found no
     play at all, the median hint over 200 positions went from 15.4 to 14.2 ms).
     """
+    (values, colours, copies, tile_gain, joker_gain, kept_gain, set_slot, set_jokers, slot_bits,
+     slot_free_after, dom_start, dom_list, w_kept_span) = box
     rows = 64
     while rows < START_ROWS and rows <= row_budget:
         rows *= 2
@@ -595,6 +587,7 @@ def solve_dp(
 
 @njit(cache=True)
 def tighten_kept_bounds(
+    box,
     bound,
     starts,
     tail_table,
@@ -604,21 +597,8 @@ def tighten_kept_bounds(
     play_all,
     rows_cap,
     budget,
-    values,
-    colours,
-    copies,
-    tile_gain,
-    joker_gain,
-    kept_gain,
     set_start,
-    set_slot,
-    set_jokers,
-    slot_bits,
-    slot_free_after,
-    dom_start,
-    dom_list,
     w_primary,
-    w_kept_span,
     gains_left,
 ):
     """The Russian doll search of dp.py's ``_tighten_kept_bounds``, compiled (a tail walk is
@@ -627,11 +607,13 @@ def tighten_kept_bounds(
     bound[v, f]: what the sets from number v on may keep with f jokers free, tightened in
     place. starts: the numbers where old sets start, last first; for the k-th, the relaxed
     tail's arrays tail_table[k], tail_rack[k], tail_spares[k] and its primary floor
-    tail_floor[k]. Each tail walk may visit ``rows_cap`` states, all of them ``budget``.
+    tail_floor[k]. Each tail walk may visit ``rows_cap`` states, all of them ``budget``. box,
+    set_start, w_primary: as for :func:`solve_dp`; gains_left: its primary_left.
 
     Returns (0, or -1 if not even a tail reaches the floor with every joker, -2 if the walks
     outgrew the budget; the budget left).
     """
+    values = box[0]
     pool = bound.shape[1] - 1
     for k in range(starts.shape[0]):
         start = starts[k]
@@ -654,10 +636,8 @@ def tighten_kept_bounds(
                 for j in range(jokers + 1):
                     need[v, j] = top[jokers] - bound[v, jokers - j]
             best, _, rows, _, kept = solve_dp(
-                values, colours, copies, tail_table[k], tail_rack[k], tile_gain, jokers, 0,
-                joker_gain, kept_gain, set_start, set_slot, set_jokers, slot_bits, slot_free_after,
-                dom_start, dom_list, w_primary, w_kept_span, gains_left, need, tail_floor[k],
-                min(budget, rows_cap), 0, start, tail_spares[k], 0, play_all,
+                box, tail_table[k], tail_rack[k], jokers, 0, set_start, w_primary, gains_left, need,
+                tail_floor[k], min(budget, rows_cap), 0, start, tail_spares[k], 0, play_all,
             )
             budget -= rows.shape[0]
             if budget <= 0:
