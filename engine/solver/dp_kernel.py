@@ -290,17 +290,24 @@ def _lookahead(values, colours, copies, table_count, rack_count, spare_count):
 
 
 @njit(cache=True, inline="always")
+def _held(slot_bits, mask, v, c):
+    """How many of the kept old sets in ``mask`` hold the tile of number v and colour c (a set
+    holds at most one of each)."""
+    held = mask & slot_bits[v, c]
+    count = 0
+    while held:
+        held &= held - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
 def _free_tiles(tiles, slot_bits, mask, v, c):
     """The tiles of number v and colour c that the kept old sets in ``mask`` (sets that hold
     tiles at v) leave free."""
     if v >= slot_bits.shape[0]:
         return tiles[v, c]
-    held = mask & slot_bits[v, c]
-    free = tiles[v, c]
-    while held:
-        held &= held - 1
-        free -= 1
-    return free
+    return tiles[v, c] - _held(slot_bits, mask, v, c)
 
 
 @njit(cache=True)
@@ -429,12 +436,7 @@ def solve_dp(
                     n2 = (key >> (shift + 3)) & 7
                     n3 = (key >> (shift + 6)) & 7
                     mask = (key >> MASK_SHIFT) & 0xFFFF
-                    held = mask & slot_bits[v, c]  # kept sets holding this tile (one each)
-                    reserved = 0
-                    while held:
-                        held &= held - 1
-                        reserved += 1
-                    forced = table_count[v, c] - reserved
+                    forced = table_count[v, c] - _held(slot_bits, mask, v, c)
                     free_j = jokers - j
                     cleared = key & ~(np.int64(0x1FF) << shift)
                     r_left = (key >> G_SHIFT) & 15
