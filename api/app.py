@@ -1,7 +1,7 @@
 """The FastAPI application: ``create_app(settings)`` builds one, `rummi serve` runs it.
 
-    >>> from api.app import create_app
-    >>> from api.settings import Settings
+    >>> from rummi.api.app import create_app
+    >>> from rummi.api.settings import Settings
     >>> app = create_app(Settings(database_url="sqlite:///:memory:"))
 
 JSON endpoints live under ``/api/v1``; the camera page is served at ``/`` from ``api/static``.
@@ -19,13 +19,13 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from api.corrections import CorrectionStore
-from api.deps import Inference
-from api.errors import install_error_handlers
-from api.game_records import GameRecords
-from api.limits import BodyLimitMiddleware
-from api.routers import games, meta, photos, play
-from api.settings import API_PREFIX, API_VERSION, Settings
+from rummi.api.corrections import CorrectionStore
+from rummi.api.deps import Inference
+from rummi.api.errors import install_error_handlers
+from rummi.api.game_records import GameRecords
+from rummi.api.limits import BodyLimitMiddleware
+from rummi.api.routers import games, meta, photos, play
+from rummi.api.settings import API_PREFIX, API_VERSION, Settings
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 

@@ -13,8 +13,8 @@ import pkgutil
 import sys
 from typing import Sequence
 
-import api.commands
-from engine.errors import RummiError
+from rummi.api import commands
+from rummi.engine.errors import RummiError
 
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
@@ -29,8 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rummi", description=__doc__.splitlines()[0])
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for info in sorted(pkgutil.iter_modules(api.commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"api.commands.{info.name}")
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"rummi.api.commands.{info.name}")
         register = getattr(module, "register", None)
         if register is not None:
             register(subparsers)

@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from api.errors import CorrectionsUnavailableError, FieldError
-from api.schemas import CorrectionLabels
-from datasets.scene import LabelledTile, Scene
-from datasets.writer import CROP_INDEX_HEADER, SceneSummary, finish, prepare, write_scene
-from engine.errors import RummiError
-from engine.notation import parse_tile
+from rummi.api.errors import CorrectionsUnavailableError, FieldError
+from rummi.api.schemas import CorrectionLabels
+from rummi.datasets.scene import LabelledTile, Scene
+from rummi.datasets.writer import CROP_INDEX_HEADER, SceneSummary, finish, prepare, write_scene
+from rummi.engine.errors import RummiError
+from rummi.engine.notation import parse_tile
 
 ORIENTATION_USER = "user-checked"
 SPLIT = "train"

@@ -15,12 +15,12 @@ import anyio
 import anyio.to_thread
 from fastapi import Depends, Request
 
-from api.corrections import CorrectionStore
-from api.game_records import GameRecords
-from api.settings import Settings
+from rummi.api.corrections import CorrectionStore
+from rummi.api.game_records import GameRecords
+from rummi.api.settings import Settings
 
 if TYPE_CHECKING:
-    from vision.scanner import Scanner
+    from rummi.vision.scanner import Scanner
 
 T = TypeVar("T")
 
@@ -42,7 +42,7 @@ class ScannerHolder:
         if self._scanner is None:
             with self._lock:
                 if self._scanner is None:
-                    from vision.scanner import Scanner
+                    from rummi.vision.scanner import Scanner
 
                     self._scanner = Scanner.load(self._settings.models_dir)
         return self._scanner

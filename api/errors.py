@@ -20,10 +20,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api.storage import DatabaseFailureError
-from engine.errors import ImpossibleStateError, NotationError, RummiError
-from vision.image_io import ImageError
-from vision.onnx_model import ModelError
+from rummi.api.storage import DatabaseFailureError
+from rummi.engine.errors import ImpossibleStateError, NotationError, RummiError
+from rummi.vision.image_io import ImageError
+from rummi.vision.onnx_model import ModelError
 
 log = logging.getLogger("rummi.api")
 

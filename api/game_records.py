@@ -13,13 +13,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from api.errors import GameConflictError, GameNotFoundError
-from api.storage import DatabaseFailureError, GameStore, GameSummary, StorageError
-from engine.errors import RummiError
-from engine.game import Game, Turn, score_sheet
-from engine.referee import Spot
-from engine.scoring import ScoreSheet
-from engine.tiles import Tile
+from rummi.api.errors import GameConflictError, GameNotFoundError
+from rummi.api.storage import DatabaseFailureError, GameStore, GameSummary, StorageError
+from rummi.engine.errors import RummiError
+from rummi.engine.game import Game, Turn, score_sheet
+from rummi.engine.referee import Spot
+from rummi.engine.scoring import ScoreSheet
+from rummi.engine.tiles import Tile
 
 Sets = Sequence[Sequence[Tile]]
 

@@ -12,13 +12,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.errors import FieldError
-from engine.editions import Edition, get_edition
-from engine.errors import RummiError
-from engine.notation import parse_sets, parse_tiles
-from engine.referee import Side, Spot
-from engine.rules import Rules, get_rules
-from engine.tiles import Tile
+from rummi.api.errors import FieldError
+from rummi.engine.editions import Edition, get_edition
+from rummi.engine.errors import RummiError
+from rummi.engine.notation import parse_sets, parse_tiles
+from rummi.engine.referee import Side, Spot
+from rummi.engine.rules import Rules, get_rules
+from rummi.engine.tiles import Tile
 
 #: Longest notation string accepted in one field (a full XP box is < 700 characters).
 MAX_NOTATION = 2000

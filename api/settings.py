@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-import models
+from rummi import models
 
 #: Every JSON route lives under this prefix; a breaking change gets /api/v2 beside it.
 API_PREFIX = "/api/v1"

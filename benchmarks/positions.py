@@ -11,8 +11,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from engine.editions import Edition, get_edition
-from engine.tiles import JOKER, Tile
+from rummi.engine.editions import Edition, get_edition
+from rummi.engine.tiles import JOKER, Tile
 
 
 @dataclass(frozen=True)

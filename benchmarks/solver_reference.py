@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from engine.editions import Edition, get_edition
-from engine.melds import classify
-from engine.tiles import Tile
+from rummi.engine.editions import Edition, get_edition
+from rummi.engine.melds import classify
+from rummi.engine.tiles import Tile
 
 
 @dataclass(frozen=True)
@@ -349,7 +349,7 @@ def audit(
 
 
 def candidate_sets(edition: Edition, jokers: int) -> list[tuple[Tile, ...]]:
-    from engine.tiles import JOKER
+    from rummi.engine.tiles import JOKER
 
     found: set[tuple[Tile, ...]] = set()
     numbers = list(edition.numbers)

@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from datasets.real import DEFAULT_SOURCE
-from datasets.synth.generate import generate
+from rummi.datasets.real import DEFAULT_SOURCE
+from rummi.datasets.synth.generate import generate
 
 
 def main() -> None:

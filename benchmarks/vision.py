@@ -28,10 +28,10 @@ import cv2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from datasets.real import DEFAULT_SOURCE  # noqa: E402
-from vision.evaluation import evaluate, holdout_filter, labelled_photos  # noqa: E402
-from vision.image_io import load_image  # noqa: E402
-from vision.scanner import Scanner  # noqa: E402
+from rummi.datasets.real import DEFAULT_SOURCE  # noqa: E402
+from rummi.vision.evaluation import evaluate, holdout_filter, labelled_photos  # noqa: E402
+from rummi.vision.image_io import load_image  # noqa: E402
+from rummi.vision.scanner import Scanner  # noqa: E402
 
 SAMPLE = ROOT / "vision" / "samples" / "images" / "scatter-rummy-42.jpg"
 # The shared photos beside the checkout (as CI lays it out), else the machine's fixed place.

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from datasets.errors import DatasetError
-from datasets.writer import DETECT_VARIANTS, SPLITS
+from rummi.datasets.errors import DatasetError
+from rummi.datasets.writer import DETECT_VARIANTS, SPLITS
 
 #: Normalised coordinates may overshoot by rounding; beyond this a box is outside the image.
 _EPS = 1e-4

@@ -17,7 +17,7 @@ be trained together by listing several folders in one ``data.yaml``:
 
 from __future__ import annotations
 
-from engine.tiles import Colour, Tile
+from rummi.engine.tiles import Colour, Tile
 
 FINDER_CLASSES: tuple[str, ...] = ("tile",)
 

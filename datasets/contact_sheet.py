@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.errors import DatasetError
+from rummi.datasets.errors import DatasetError
 
 THUMB = (280, 210)  # w, h cell; portrait photos are letterboxed into it
 COLUMNS = 4

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.errors import RummiError
+from rummi.engine.errors import RummiError
 
 
 class DatasetError(RummiError):

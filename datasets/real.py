@@ -16,13 +16,13 @@ from typing import Iterator
 import cv2
 import numpy as np
 
-from datasets.classes import UnknownClassError, source_name_to_notation
-from datasets.errors import DatasetError
-from datasets.geometry import CROP_SIZE, flip_quad, ink_offset, min_area_quad, warp_crop
-from datasets.progress import Progress
-from datasets.scene import ORIENTATION_INK, LabelledTile, Scene
-from datasets.sessions import session_of, split_by_session, val_ranges
-from datasets import writer
+from rummi.datasets.classes import UnknownClassError, source_name_to_notation
+from rummi.datasets.errors import DatasetError
+from rummi.datasets.geometry import CROP_SIZE, flip_quad, ink_offset, min_area_quad, warp_crop
+from rummi.datasets.progress import Progress
+from rummi.datasets.scene import ORIENTATION_INK, LabelledTile, Scene
+from rummi.datasets.sessions import session_of, split_by_session, val_ranges
+from rummi.datasets import writer
 
 def _default_source() -> Path:
     """The shared photo export: beside the checkout (as laid out for developers and CI),

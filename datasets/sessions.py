@@ -19,7 +19,7 @@ import re
 from collections import defaultdict
 from typing import Iterable
 
-from datasets.errors import DatasetError
+from rummi.datasets.errors import DatasetError
 
 _NAME = re.compile(r"^(?P<prefix>[A-Za-z][A-Za-z0-9]*?)-(?P<number>\d+)(?:[_.].*)?$")
 

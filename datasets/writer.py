@@ -27,9 +27,9 @@ from typing import Any, Iterable
 import cv2
 import numpy as np
 
-from datasets.classes import FINDER_CLASSES, TILE_CLASSES, reader_class, tile_class_index
-from datasets.geometry import CROP_SIZE, axis_box, portrait_order, warp_crop
-from datasets.scene import LabelledTile, Scene
+from rummi.datasets.classes import FINDER_CLASSES, TILE_CLASSES, reader_class, tile_class_index
+from rummi.datasets.geometry import CROP_SIZE, axis_box, portrait_order, warp_crop
+from rummi.datasets.scene import LabelledTile, Scene
 
 SPLITS: tuple[str, ...] = ("train", "val")
 DETECT_VARIANTS: dict[str, tuple[str, tuple[str, ...]]] = {

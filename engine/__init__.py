@@ -3,14 +3,14 @@
 No I/O and no image code lives here; the vision pipeline and the service build on this package.
 """
 
-from engine.editions import EDITIONS, STANDARD, Edition, get_edition, inventory_problems
-from engine.errors import ImpossibleStateError, NotationError, RummiError
-from engine.melds import Reading, SetKind, SetVerdict, classify, is_valid_set, set_value
-from engine.notation import format_sets, format_tiles, parse_sets, parse_tile, parse_tiles
-from engine.rules import DEFAULT_PRESET, PRESETS, BankEmptyScoring, MatchEnd, Rules, get_rules
-from engine.scoring import GameResult, NotOpened, ScoreSheet, rack_points, score_game
-from engine.table import TableVerdict, validate_table
-from engine.tiles import JOKER, Colour, JokerKind, Tile, sort_tiles
+from rummi.engine.editions import EDITIONS, STANDARD, Edition, get_edition, inventory_problems
+from rummi.engine.errors import ImpossibleStateError, NotationError, RummiError
+from rummi.engine.melds import Reading, SetKind, SetVerdict, classify, is_valid_set, set_value
+from rummi.engine.notation import format_sets, format_tiles, parse_sets, parse_tile, parse_tiles
+from rummi.engine.rules import DEFAULT_PRESET, PRESETS, BankEmptyScoring, MatchEnd, Rules, get_rules
+from rummi.engine.scoring import GameResult, NotOpened, ScoreSheet, rack_points, score_game
+from rummi.engine.table import TableVerdict, validate_table
+from rummi.engine.tiles import JOKER, Colour, JokerKind, Tile, sort_tiles
 
 __all__ = [
     "DEFAULT_PRESET",

@@ -3,7 +3,7 @@
 An edition is data, not code: numbers, colours, copies and jokers. Nothing else in the engine
 assumes 13 numbers or 4 colours; it asks the edition. Sources: rules.md section 1.
 
-    >>> from engine.editions import EDITIONS
+    >>> from rummi.engine.editions import EDITIONS
     >>> EDITIONS["standard"].tile_count, EDITIONS["xp"].tile_count
     (106, 160)
 """
@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from engine.errors import ImpossibleStateError, RummiError
-from engine.tiles import Colour, JokerKind, Tile
+from rummi.engine.errors import ImpossibleStateError, RummiError
+from rummi.engine.tiles import Colour, JokerKind, Tile
 
 _STANDARD_COLOURS = (Colour.BLACK, Colour.BLUE, Colour.ORANGE, Colour.RED)
 

@@ -4,7 +4,7 @@ Pure data and bookkeeping, no I/O: :mod:`api.storage` writes these records to a 
 exports them. A turn keeps the verdict as the referee gave it at the time (a plain dict), so
 a record read back years later says what was decided then, whatever the engine says now.
 
-    >>> from engine.notation import parse_sets, parse_tiles
+    >>> from rummi.engine.notation import parse_sets, parse_tiles
     >>> game = Game(players=("Ann", "Bob"), rules="pressman_us_2009")
     >>> turn = game.play("Ann", [], parse_sets("r10 r11 r12"))
     >>> turn.legal, game.has_opened("Ann"), game.next_player
@@ -21,16 +21,16 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import RummiError
-from engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
-from engine.referee import judge_turn
-from engine.rules import Rules, get_rules
-from engine.scoring import GameEnd, GameResult, NotOpened, ScoreSheet, score_game
-from engine.seen import Spot
-from engine.tiles import Tile
+from rummi.engine.errors import RummiError
+from rummi.engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
+from rummi.engine.referee import judge_turn
+from rummi.engine.rules import Rules, get_rules
+from rummi.engine.scoring import GameEnd, GameResult, NotOpened, ScoreSheet, score_game
+from rummi.engine.seen import Spot
+from rummi.engine.tiles import Tile
 
 if TYPE_CHECKING:
-    from engine.never_opened import OpeningCheck
+    from rummi.engine.never_opened import OpeningCheck
 
 Table = tuple[tuple[Tile, ...], ...]
 
@@ -255,7 +255,7 @@ class Game:
         A player who never opened has only ever drawn, so their last rack holds every earlier
         one: if any rack of theirs could open, this one can.
         """
-        from engine.never_opened import could_have_opened  # the solver loads SciPy: only when asked
+        from rummi.engine.never_opened import could_have_opened  # the solver loads SciPy: only when asked
 
         return {p: could_have_opened(racks[p], rules=self.preset) for p in self.never_opened() if p in racks}
 

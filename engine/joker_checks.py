@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from engine.melds import SetKind, SetVerdict
-from engine.notation import format_tiles
-from engine.rules import Rules
-from engine.tiles import Tile
-from engine.turn_changes import RACK, TableChanges
-from engine.verdicts import Code, Violation
+from rummi.engine.melds import SetKind, SetVerdict
+from rummi.engine.notation import format_tiles
+from rummi.engine.rules import Rules
+from rummi.engine.tiles import Tile
+from rummi.engine.turn_changes import RACK, TableChanges
+from rummi.engine.verdicts import Code, Violation
 
 VerdictOf = Callable[[tuple[Tile, ...]], SetVerdict]
 

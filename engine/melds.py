@@ -5,8 +5,8 @@ A set is read as the tiles it holds, not the order they were typed in: ``r7 r5 r
 either end of a run) every possible meaning is kept, as rules.md section 7 asks; the set's value
 for the opening is the best of them, since the player chooses where the joker stands.
 
-    >>> from engine.melds import classify
-    >>> from engine.notation import parse_tiles
+    >>> from rummi.engine.melds import classify
+    >>> from rummi.engine.notation import parse_tiles
     >>> v = classify(parse_tiles("r5 r6 J"))
     >>> v.kind.value, v.value, v.ambiguous
     ('run', 18, True)
@@ -23,9 +23,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.editions import EDITIONS, Edition, get_edition
-from engine.notation import format_tiles
-from engine.tiles import Colour, JokerKind, Tile
+from rummi.engine.editions import EDITIONS, Edition, get_edition
+from rummi.engine.notation import format_tiles
+from rummi.engine.tiles import Colour, JokerKind, Tile
 
 
 class SetKind(enum.Enum):
@@ -254,7 +254,7 @@ def _classify(given: tuple[Tile, ...], ed: Edition) -> SetVerdict:
     if too_many:
         return _invalid(given, too_many)
     if any(t.joker is not None and t.joker.is_special for t in jokers):
-        from engine.twist import classify_twist
+        from rummi.engine.twist import classify_twist
 
         return classify_twist(given, ed)
     group, group_reason = _group_readings(numbered, jokers, ed)

@@ -5,7 +5,7 @@ goes out pays 100 if they could not have opened and 200 if they could have. Whet
 is a question about their rack alone, which the exact solver (:func:`engine.solver.can_open`)
 answers, with one opening as proof.
 
-    >>> from engine.notation import parse_tiles
+    >>> from rummi.engine.notation import parse_tiles
     >>> check = could_have_opened(parse_tiles("k10 b10 r10 o2"), rules="pl_wikipedia_tournament")
     >>> check.could_open, check.penalty, check.not_opened.value
     (True, 200, 'could_have')
@@ -17,12 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.editions import Edition
-from engine.notation import format_sets
-from engine.rules import Rules, get_rules
-from engine.scoring import NotOpened
-from engine.solver import Hint, can_open
-from engine.tiles import Tile
+from rummi.engine.editions import Edition
+from rummi.engine.notation import format_sets
+from rummi.engine.rules import Rules, get_rules
+from rummi.engine.scoring import NotOpened
+from rummi.engine.solver import Hint, can_open
+from rummi.engine.tiles import Tile
 
 
 @dataclass(frozen=True)

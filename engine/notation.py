@@ -7,7 +7,7 @@
 * Tiles are separated by spaces (commas are accepted too); sets by ``|``.
 * Input is case-insensitive and forgiving about spaces; output is canonical.
 
-    >>> from engine.notation import parse_sets, format_sets
+    >>> from rummi.engine.notation import parse_sets, format_sets
     >>> format_sets(parse_sets(" R5 r6  r7|k9 b9 O9 "))
     'r5 r6 r7 | k9 b9 o9'
 """
@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from engine.editions import Edition, get_edition
-from engine.errors import NotationError
-from engine.tiles import COLOUR_LETTERS, JokerKind, Tile
+from rummi.engine.editions import Edition, get_edition
+from rummi.engine.errors import NotationError
+from rummi.engine.tiles import COLOUR_LETTERS, JokerKind, Tile
 
 _TOKEN = re.compile(r"[^\s,|]+")
 # ASCII digits only: str.isdigit() and \d also accept digits of other scripts ("r٧").

@@ -9,7 +9,7 @@ The camera can be unsure of a tile. Such tiles are passed as :class:`Spot` posit
 referee then tries every other reading of each of them, and a violation that another reading
 would clear is reported as depending on that tile instead of being held against the player.
 
-    >>> from engine.notation import parse_sets
+    >>> from rummi.engine.notation import parse_sets
     >>> v = judge_turn(parse_sets("r5 r6 r7"), parse_sets("r5 r6 r7 r8"), opened=True)
     >>> v.status.value, [str(t) for t in v.played]
     ('legal', ['r8'])
@@ -25,16 +25,16 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
-from engine.editions import Edition, get_edition, inventory_problems
-from engine.errors import ImpossibleStateError, RummiError
-from engine.joker_checks import VerdictOf, joker_violations
-from engine.melds import SetVerdict, classify
-from engine.notation import format_tiles
-from engine.rules import Rules, get_rules
-from engine.seen import Side, Spot, parse_seen
-from engine.tiles import Tile, sort_tiles
-from engine.turn_changes import RACK, TableChanges, read_changes
-from engine.verdicts import (
+from rummi.engine.editions import Edition, get_edition, inventory_problems
+from rummi.engine.errors import ImpossibleStateError, RummiError
+from rummi.engine.joker_checks import VerdictOf, joker_violations
+from rummi.engine.melds import SetVerdict, classify
+from rummi.engine.notation import format_tiles
+from rummi.engine.rules import Rules, get_rules
+from rummi.engine.seen import Side, Spot, parse_seen
+from rummi.engine.tiles import Tile, sort_tiles
+from rummi.engine.turn_changes import RACK, TableChanges, read_changes
+from rummi.engine.verdicts import (
     Code,
     Consequence,
     Doubt,

@@ -5,7 +5,7 @@ answer to each disagreement listed in rules.md section 6 (the ``#n`` comments na
 :data:`PRESETS` bundles those answers the way one source states them. A user starts from a preset
 and may override any single rule::
 
-    >>> from engine.rules import get_rules
+    >>> from rummi.engine.rules import get_rules
     >>> get_rules("pl_wikipedia_tournament").joker_penalty
     50
     >>> get_rules("pressman_us_2009", joker_penalty=25).joker_penalty
@@ -24,8 +24,8 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.editions import Edition, get_edition
-from engine.errors import RummiError
+from rummi.engine.editions import Edition, get_edition
+from rummi.engine.errors import RummiError
 
 
 class BankEmptyScoring(enum.Enum):

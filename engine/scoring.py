@@ -9,7 +9,7 @@ Every number a preset decides comes from :class:`engine.rules.Rules` (rules.md s
   collects it (rules.md 5.3: **[inferred]** replacement, since the loser "pays" what the winner gains);
 * the pool ran dry: the lowest rack wins and one of three formulas applies (``BankEmptyScoring``).
 
-    >>> from engine.notation import parse_tiles
+    >>> from rummi.engine.notation import parse_tiles
     >>> racks = {"A": [], "B": parse_tiles("r4 b8"), "C": parse_tiles("r1 J")}
     >>> result = score_game(racks, "pressman_us_2009", winner="A")
     >>> result.scores
@@ -23,10 +23,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import RummiError
-from engine.notation import format_tiles
-from engine.rules import BankEmptyScoring, MatchEnd, Rules, get_rules
-from engine.tiles import Tile
+from rummi.engine.errors import RummiError
+from rummi.engine.notation import format_tiles
+from rummi.engine.rules import BankEmptyScoring, MatchEnd, Rules, get_rules
+from rummi.engine.tiles import Tile
 
 
 class NotOpened(enum.Enum):

@@ -16,10 +16,10 @@ import enum
 import re
 from dataclasses import dataclass
 
-from engine.editions import Edition
-from engine.errors import NotationError
-from engine.notation import parse_sets, parse_tiles, shorten_token
-from engine.tiles import Tile
+from rummi.engine.editions import Edition
+from rummi.engine.errors import NotationError
+from rummi.engine.notation import parse_sets, parse_tiles, shorten_token
+from rummi.engine.tiles import Tile
 
 
 class Side(enum.Enum):

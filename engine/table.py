@@ -4,7 +4,7 @@ The table is valid when every set is a group or a run and no tile appears more o
 edition holds it. Racks are optional; when given, they are counted with the table, because three
 r7 in a standard game are impossible whether the third one lies on the table or on a rack.
 
-    >>> from engine.notation import parse_sets
+    >>> from rummi.engine.notation import parse_sets
     >>> verdict = validate_table(parse_sets("r5 r6 r7 | k9 b9 b9"))
     >>> verdict.valid, verdict.invalid_sets
     (False, [1])
@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.editions import Edition, get_edition, inventory_problems
-from engine.melds import SetVerdict, classify
-from engine.notation import format_tiles, tile_to_json
-from engine.tiles import Tile
+from rummi.engine.editions import Edition, get_edition, inventory_problems
+from rummi.engine.melds import SetVerdict, classify
+from rummi.engine.notation import format_tiles, tile_to_json
+from rummi.engine.tiles import Tile
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ Expert (a plain joker whose colour matters).
 
 The text notation (see :mod:`engine.notation`) is the tile's ``str``::
 
-    >>> from engine import Tile
+    >>> from rummi.engine import Tile
     >>> str(Tile.parse("R7")), str(Tile.parse("y5")), str(Tile.parse("j"))
     ('r7', 'o5', 'J')
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # editions build on tiles; the name is only needed for the annotation
-    from engine.editions import Edition
+    from rummi.engine.editions import Edition
 
 
 class Colour(enum.Enum):
@@ -113,7 +113,7 @@ class Tile:
     @classmethod
     def parse(cls, text: str, edition: Edition | str | None = None) -> Tile:
         """Read one tile in the notation, checked against ``edition`` (standard by default)."""
-        from engine.notation import parse_tile
+        from rummi.engine.notation import parse_tile
 
         return parse_tile(text, edition)
 

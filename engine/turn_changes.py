@@ -6,7 +6,7 @@ in the set it was in whenever that set's tiles are still together ("the set's he
 have moved from another table set, and only then to have come from the rack. The referee
 (:mod:`engine.referee`) asks its questions of this explanation.
 
-    >>> from engine.notation import parse_sets
+    >>> from rummi.engine.notation import parse_sets
     >>> changes = read_changes(parse_sets("r5 r6 r7 | k9 b9 o9"), parse_sets("r4 r5 r6 r7 | k9 b9 o9"))
     >>> [str(t) for t in changes.played], changes.intact_before, changes.heir
     (['r4'], (1,), {0: 0, 1: 1})
@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.tiles import Tile, sort_tiles
+from rummi.engine.tiles import Tile, sort_tiles
 
 Sets = Sequence[Sequence[Tile]]
 

@@ -31,10 +31,10 @@ import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from engine.editions import Edition, get_edition
-from engine.melds import Reading, SetKind, SetVerdict, _group_readings, _run_readings, repeated_colour_reason
-from engine.notation import format_tiles
-from engine.tiles import Colour, JokerKind, Tile
+from rummi.engine.editions import Edition, get_edition
+from rummi.engine.melds import Reading, SetKind, SetVerdict, _group_readings, _run_readings, repeated_colour_reason
+from rummi.engine.notation import format_tiles
+from rummi.engine.tiles import Colour, JokerKind, Tile
 
 _DOUBLE, _MIRROR, _CHANGE = JokerKind.DOUBLE, JokerKind.MIRROR, JokerKind.COLOUR_CHANGE
 

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.notation import format_tiles
-from engine.rules import Rules
-from engine.seen import Spot
-from engine.tiles import Tile
+from rummi.engine.notation import format_tiles
+from rummi.engine.rules import Rules
+from rummi.engine.seen import Spot
+from rummi.engine.tiles import Tile
 
 
 class Penalty(enum.Enum):

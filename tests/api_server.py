@@ -65,7 +65,7 @@ def serving(workdir: Path, database_url: str, **settings: str) -> Iterator[Serve
     log_path = workdir / "server.log"
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--log-level", "warning"],
+            [sys.executable, "-m", "rummi.api.cli", "serve", "--port", str(port), "--log-level", "warning"],
             cwd=ROOT,
             env=env,
             stdout=log,

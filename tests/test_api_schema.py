@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation.modes import GenerationMode
 
-from api.app import create_app
-from api.routers.photos import PHOTO_TYPES
+from rummi.api.app import create_app
+from rummi.api.routers.photos import PHOTO_TYPES
 from tests.api_server import Server
 
 # In negative mode schemathesis may send the whole body as one of the photo part's content

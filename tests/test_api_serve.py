@@ -50,7 +50,7 @@ def test_the_limits_are_settings(strict_server) -> None:
 
 def rummi(*args: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "api.cli", *args],
+        [sys.executable, "-m", "rummi.api.cli", *args],
         check=False,
         cwd=ROOT,
         capture_output=True,

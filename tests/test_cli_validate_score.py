@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from api.cli import main
+from rummi.api.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -171,7 +171,7 @@ def test_score_lists_presets(capsys) -> None:
 def test_the_installed_command_keeps_the_exit_codes() -> None:
     # Through a real process, as a shell script would call it.
     done = subprocess.run(
-        [sys.executable, "-m", "api.cli", "validate", "r5 r6 r7 | r8 r8 k8"], capture_output=True, text=True
+        [sys.executable, "-m", "rummi.api.cli", "validate", "r5 r6 r7 | r8 r8 k8"], capture_output=True, text=True
     )
     assert done.returncode == 1
     assert "colour repeated: r8 r8 k8" in done.stdout

@@ -7,17 +7,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from datasets.classes import (
+from rummi.datasets.classes import (
     TILE_CLASSES,
     UnknownClassError,
     reader_class,
     source_name_to_notation,
     tile_class_index,
 )
-from datasets.geometry import flip_quad, ink_offset, min_area_quad, portrait_order, warp_crop
-from datasets.scene import LabelledTile
-from datasets.synth.fonts import tile_fonts
-from datasets.synth.tile_art import TileStyle, render_face
+from rummi.datasets.geometry import flip_quad, ink_offset, min_area_quad, portrait_order, warp_crop
+from rummi.datasets.scene import LabelledTile
+from rummi.datasets.synth.fonts import tile_fonts
+from rummi.datasets.synth.tile_art import TileStyle, render_face
 
 
 def test_source_names_map_to_engine_notation_by_name():
@@ -89,9 +89,9 @@ def test_ink_offset_tells_an_upright_face_from_an_upside_down_one():
                                 st.sampled_from(["k1", "b13", "o7", "r9", "J", "Jd"])), max_size=6))
 def test_tiles_running_off_the_photo_still_give_labels_inside_it(tmp_path_factory, tiles):
     """ultralytics drops a whole image for one coordinate outside 0..1: the writer clips to the photo."""
-    from datasets import writer
-    from datasets.check import check_dataset
-    from datasets.scene import Scene
+    from rummi.datasets import writer
+    from rummi.datasets.check import check_dataset
+    from rummi.datasets.scene import Scene
 
     out = tmp_path_factory.mktemp("ds")
     writer.prepare(out)

@@ -12,11 +12,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api.cli import main
-from datasets.check import check_dataset
-from datasets.errors import DatasetError
-from datasets.real import DEFAULT_SOURCE, convert
-from datasets.sessions import session_of, split_by_session
+from rummi.api.cli import main
+from rummi.datasets.check import check_dataset
+from rummi.datasets.errors import DatasetError
+from rummi.datasets.real import DEFAULT_SOURCE, convert
+from rummi.datasets.sessions import session_of, split_by_session
 
 SOURCE = Path(os.environ.get("RUMMI_REAL_PHOTOS", DEFAULT_SOURCE))
 needs_photos = pytest.mark.skipif(not (SOURCE / "data.yaml").is_file(), reason=f"real photos not at {SOURCE}")
@@ -156,7 +156,7 @@ def test_check_refuses_a_folder_that_is_no_dataset(tmp_path):
 
 @needs_photos
 def test_real_tiles_for_pasting_come_only_from_train_sessions(tmp_path):
-    from datasets.synth.real_tiles import cut_real_tiles
+    from rummi.datasets.synth.real_tiles import cut_real_tiles
 
     bank = cut_real_tiles(_small_export(tmp_path / "src"))
     assert len(bank) >= 20

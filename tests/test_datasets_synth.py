@@ -10,17 +10,17 @@ import cv2
 import numpy as np
 import pytest
 
-from api.cli import main
-from datasets.check import check_dataset
-from datasets.classes import tile_class_index
-from datasets.geometry import ink_offset, warp_crop
-from datasets.synth.content import random_set
-from datasets.synth.fonts import tile_fonts
-from datasets.synth.generate import generate
-from datasets.synth.layouts import SCENE_KINDS
-from datasets.synth.render import MIN_VISIBLE_FRACTION, MIN_VISIBLE_PX, render_scene
-from engine.melds import classify
-from engine.notation import parse_tiles
+from rummi.api.cli import main
+from rummi.datasets.check import check_dataset
+from rummi.datasets.classes import tile_class_index
+from rummi.datasets.geometry import ink_offset, warp_crop
+from rummi.datasets.synth.content import random_set
+from rummi.datasets.synth.fonts import tile_fonts
+from rummi.datasets.synth.generate import generate
+from rummi.datasets.synth.layouts import SCENE_KINDS
+from rummi.datasets.synth.render import MIN_VISIBLE_FRACTION, MIN_VISIBLE_PX, render_scene
+from rummi.engine.melds import classify
+from rummi.engine.notation import parse_tiles
 
 TILE_KINDS = [k for k in SCENE_KINDS if k != "empty"]
 

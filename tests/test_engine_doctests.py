@@ -8,14 +8,14 @@ import importlib
 import pytest
 
 MODULES = [
-    "engine.tiles",
-    "engine.editions",
-    "engine.notation",
-    "engine.melds",
-    "engine.twist",
-    "engine.table",
-    "engine.rules",
-    "engine.scoring",
+    "rummi.engine.tiles",
+    "rummi.engine.editions",
+    "rummi.engine.notation",
+    "rummi.engine.melds",
+    "rummi.engine.twist",
+    "rummi.engine.table",
+    "rummi.engine.rules",
+    "rummi.engine.scoring",
 ]
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.editions import EDITIONS, get_edition, inventory_problems
-from engine.errors import ImpossibleStateError, RummiError
-from engine.notation import parse_tiles
-from engine.tiles import JokerKind, Tile
+from rummi.engine.editions import EDITIONS, get_edition, inventory_problems
+from rummi.engine.errors import ImpossibleStateError, RummiError
+from rummi.engine.notation import parse_tiles
+from rummi.engine.tiles import JokerKind, Tile
 
 
 @pytest.mark.parametrize(

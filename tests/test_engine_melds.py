@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.editions import EDITIONS, Edition, get_edition
-from engine.melds import SetKind, classify, is_valid_set, set_value
-from engine.notation import parse_tile, parse_tiles
-from engine.tiles import Colour, JokerKind, Tile
+from rummi.engine.editions import EDITIONS, Edition, get_edition
+from rummi.engine.melds import SetKind, classify, is_valid_set, set_value
+from rummi.engine.notation import parse_tile, parse_tiles
+from rummi.engine.tiles import Colour, JokerKind, Tile
 
 
 def verdict(text: str, edition: str = "standard"):

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.editions import EDITIONS, get_edition
-from engine.errors import NotationError, RummiError
-from engine.notation import (
+from rummi.engine.editions import EDITIONS, get_edition
+from rummi.engine.errors import NotationError, RummiError
+from rummi.engine.notation import (
     format_sets,
     format_tiles,
     parse_sets,
@@ -19,7 +19,7 @@ from engine.notation import (
     tile_from_json,
     tile_to_json,
 )
-from engine.tiles import Colour, JokerKind, Tile
+from rummi.engine.tiles import Colour, JokerKind, Tile
 
 
 def test_tiles_read_case_and_space_insensitively_and_print_canonically() -> None:

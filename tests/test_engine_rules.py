@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import RummiError
-from engine.rules import (
+from rummi.engine.errors import RummiError
+from rummi.engine.rules import (
     DEFAULT_PRESET,
     PRESETS,
     BankEmptyScoring,

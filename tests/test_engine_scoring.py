@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import ImpossibleStateError, RummiError
-from engine.notation import parse_tiles
-from engine.rules import get_rules
-from engine.scoring import GameEnd, NotOpened, ScoreSheet, rack_points, score_game
+from rummi.engine.errors import ImpossibleStateError, RummiError
+from rummi.engine.notation import parse_tiles
+from rummi.engine.rules import get_rules
+from rummi.engine.scoring import GameEnd, NotOpened, ScoreSheet, rack_points, score_game
 
 
 def racks(**text: str) -> dict[str, list]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from engine.notation import parse_sets, parse_tiles
-from engine.table import validate_table
+from rummi.engine.notation import parse_sets, parse_tiles
+from rummi.engine.table import validate_table
 
 
 def test_a_valid_table() -> None:

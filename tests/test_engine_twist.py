@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.editions import get_edition
-from engine.melds import SetKind, classify
-from engine.notation import parse_tiles
-from engine.tiles import JokerKind, Tile
+from rummi.engine.editions import get_edition
+from rummi.engine.melds import SetKind, classify
+from rummi.engine.notation import parse_tiles
+from rummi.engine.tiles import JokerKind, Tile
 
 TWIST = get_edition("twist")
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import ImpossibleStateError, NotationError, RummiError
-from engine.notation import parse_sets, parse_tiles
-from engine.referee import Code, Side, Spot, Status, judge_turn, parse_seen
+from rummi.engine.errors import ImpossibleStateError, NotationError, RummiError
+from rummi.engine.notation import parse_sets, parse_tiles
+from rummi.engine.referee import Code, Side, Spot, Status, judge_turn, parse_seen
 
 
 def judge(before: str, after: str, **kwargs):

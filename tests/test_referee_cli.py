@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from api.cli import main
+from rummi.api.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

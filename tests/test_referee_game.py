@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import RummiError
-from engine.game import Game
-from engine.never_opened import could_have_opened
-from engine.notation import parse_sets, parse_tiles
-from engine.scoring import NotOpened
+from rummi.engine.errors import RummiError
+from rummi.engine.game import Game
+from rummi.engine.never_opened import could_have_opened
+from rummi.engine.notation import parse_sets, parse_tiles
+from rummi.engine.scoring import NotOpened
 
 
 def test_a_game_tracks_turns_openings_and_the_next_player() -> None:

@@ -7,9 +7,9 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.editions import STANDARD
-from engine.referee import Code, Status, judge_turn
-from engine.tiles import JOKER, Colour, Tile
+from rummi.engine.editions import STANDARD
+from rummi.engine.referee import Code, Status, judge_turn
+from rummi.engine.tiles import JOKER, Colour, Tile
 
 COLOURS = list(Colour)
 

@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from engine.errors import RummiError
-from engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
-from engine.rules import get_rules
-from engine.solver import Hint, Objective, can_open, solve
+from rummi.engine.errors import RummiError
+from rummi.engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
+from rummi.engine.rules import get_rules
+from rummi.engine.solver import Hint, Objective, can_open, solve
 
 
 def hint(table: str, rack: str, opened: bool = True, **kw) -> Hint:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from api.cli import main
+from rummi.api.cli import main
 
 
 def test_hint_prints_the_play_and_the_new_table(capsys):

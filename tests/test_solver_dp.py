@@ -11,12 +11,12 @@ import pytest
 
 from benchmarks.positions import CLASSES, deal, small_deal
 from benchmarks.solver_reference import audit
-from engine.editions import get_edition
-from engine.notation import parse_sets, parse_tiles
-from engine.rules import get_rules
-from engine.solver import dp, solve
-from engine.solver.position import Position, RuleView
-from engine.solver.turn import Objective, solve_turn
+from rummi.engine.editions import get_edition
+from rummi.engine.notation import parse_sets, parse_tiles
+from rummi.engine.rules import get_rules
+from rummi.engine.solver import dp, solve
+from rummi.engine.solver.position import Position, RuleView
+from rummi.engine.solver.turn import Objective, solve_turn
 
 FREE = dict(freed_joker_in_new_set=False, freed_joker_min_own_tiles=0, joker_free_by_rearranging=True)
 

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from api.storage import GameStore, StorageError, game_from_json, game_to_json, score_sheet_csv
-from engine.errors import RummiError
-from engine.game import Game
-from engine.notation import parse_sets, parse_tiles
+from rummi.api.storage import GameStore, StorageError, game_from_json, game_to_json, score_sheet_csv
+from rummi.engine.errors import RummiError
+from rummi.engine.game import Game
+from rummi.engine.notation import parse_sets, parse_tiles
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -100,7 +100,7 @@ def test_a_game_survives_the_round_trip(url: str) -> None:
 
 
 def test_overridden_rules_are_stored_exactly(url: str) -> None:
-    from engine.rules import get_rules
+    from rummi.engine.rules import get_rules
 
     rules = get_rules("pl_wikipedia_tournament", joker_penalty=25, turn_seconds=30)
     with GameStore.open(url) as store:
@@ -146,7 +146,7 @@ def test_bad_urls_are_clear_errors(tmp_path: Path) -> None:
 
 def test_a_database_that_is_not_rummis_is_a_clear_error(url: str) -> None:
     # Pointing --db at some other program's database used to end in a driver traceback.
-    from api.storage import Database
+    from rummi.api.storage import Database
 
     with Database.open(url) as db, db.transaction() as tx:
         tx.execute("CREATE TABLE games (id INTEGER, name TEXT)")
@@ -201,9 +201,9 @@ def test_an_unfinished_game_has_no_score_sheet() -> None:
 WRITER = textwrap.dedent(
     """
     import sys
-    from api.storage import GameStore
-    from engine.game import Game
-    from engine.notation import parse_sets, parse_tiles
+    from rummi.api.storage import GameStore
+    from rummi.engine.game import Game
+    from rummi.engine.notation import parse_sets, parse_tiles
 
     store = GameStore.open(sys.argv[1])
     while True:
@@ -281,9 +281,9 @@ def test_a_killed_writer_loses_no_committed_turn_or_score_and_leaves_no_partial_
 BIG_WRITER = textwrap.dedent(
     """
     import sys
-    from api.storage import GameStore
-    from engine.game import Game
-    from engine.notation import parse_sets
+    from rummi.api.storage import GameStore
+    from rummi.engine.game import Game
+    from rummi.engine.notation import parse_sets
 
     store = GameStore.open(sys.argv[1])
     game = Game(players=("Ann", "Bob"))

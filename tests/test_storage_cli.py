@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from api.cli import main
+from rummi.api.cli import main
 
 
 @pytest.fixture

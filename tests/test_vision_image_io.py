@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine.errors import RummiError
-from vision.image_io import ImageError, load_image, save_image
+from rummi.engine.errors import RummiError
+from rummi.vision.image_io import ImageError, load_image, save_image
 
 SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples" / "images"
 

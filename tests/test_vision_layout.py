@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.detections import TileDetections
-from vision.layout import lay_out
+from rummi.vision.detections import TileDetections
+from rummi.vision.layout import lay_out
 
 WIDTH, HEIGHT = 30.0, 40.0
 

@@ -10,11 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
-from api.cli import main as rummi
-from engine.notation import parse_tile
-from vision.evaluation import evaluate, labelled_photos
-from vision.image_io import load_image
-from vision.scanner import Scanner, ScanResult
+from rummi.api.cli import main as rummi
+from rummi.engine.notation import parse_tile
+from rummi.vision.evaluation import evaluate, labelled_photos
+from rummi.vision.image_io import load_image
+from rummi.vision.scanner import Scanner, ScanResult
 
 SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples"
 SCATTER = SAMPLES / "images" / "scatter-rummy-42.jpg"
@@ -168,7 +168,7 @@ def test_a_damaged_model_json_names_the_file(capsys: pytest.CaptureFixture[str],
 
 def test_a_model_json_with_an_unknown_task_is_a_model_error(tmp_path: Path) -> None:
     """A ModelError, so that /scan answers 503 'photo reading is not available', not a 500."""
-    from vision.onnx_model import ModelError
+    from rummi.vision.onnx_model import ModelError
 
     shipped = Path(__file__).resolve().parents[1] / "models"
     for name in ("tile-finder", "tile-reader"):

@@ -20,8 +20,8 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from engine.notation import parse_tile
-from engine.tiles import Tile
+from rummi.engine.notation import parse_tile
+from rummi.engine.tiles import Tile
 
 
 #: A finder score from which a box is taken for a tile without doubt.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.scanner import ScanResult
+from rummi.vision.scanner import ScanResult
 
 SURE = (60, 180, 60)  # BGR green
 UNSURE = (0, 140, 255)  # BGR orange

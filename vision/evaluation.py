@@ -24,8 +24,8 @@ from typing import Callable, Iterable
 import cv2
 import numpy as np
 
-from vision.image_io import load_image
-from vision.scanner import Scanner, ScanResult
+from rummi.vision.image_io import load_image
+from rummi.vision.scanner import Scanner, ScanResult
 
 NONE = "-"  # the confusion matrix's row/column for "no tile": a miss or a false find
 _COLOURS = {"black": "k", "blue": "b", "orange": "o", "yellow": "o", "red": "r"}

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.detections import TileDetections
-from vision.onnx_model import ModelError, OnnxModel
+from rummi.vision.detections import TileDetections
+from rummi.vision.onnx_model import ModelError, OnnxModel
 
 LETTERBOX_GREY = 114  # the padding value ultralytics trains with
 

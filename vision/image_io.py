@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from engine.errors import RummiError
+from rummi.engine.errors import RummiError
 
 #: Largest photo accepted, in pixels. A 12 MP phone photo is 12e6; 50 MP phones exist.
 MAX_PIXELS = 64_000_000

@@ -21,7 +21,7 @@ Tiles are ordered as a person reads them: a set along its tiles' reading directi
 down row is read from the other end), sets and rack tiers from the top of the photo down.
 
     >>> import numpy as np
-    >>> from vision.detections import TileDetections
+    >>> from rummi.vision.detections import TileDetections
     >>> def tile(x): return np.array([[x, 0], [x + 30, 0], [x + 30, 40], [x, 40]], np.float32)
     >>> row = TileDetections.from_corners(np.stack([tile(62), tile(0), tile(31)]), np.ones(3))
     >>> lay_out(row).sets
@@ -35,8 +35,8 @@ from typing import Literal
 
 import numpy as np
 
-from engine.melds import classify
-from vision.detections import TileDetections
+from rummi.engine.melds import classify
+from rummi.vision.detections import TileDetections
 
 LayoutKind = Literal["auto", "table", "rack"]
 LAYOUT_KINDS: tuple[str, ...] = ("auto", "table", "rack")

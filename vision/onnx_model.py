@@ -16,7 +16,7 @@ from typing import Any
 
 import onnxruntime as ort
 
-from engine.errors import RummiError
+from rummi.engine.errors import RummiError
 
 #: Environment variable naming another folder of models (tests, experiments).
 MODELS_DIR_ENV = "RUMMI_MODELS_DIR"
@@ -30,7 +30,7 @@ def default_models_dir() -> Path:
     override = os.environ.get(MODELS_DIR_ENV)
     if override:
         return Path(override)
-    import models
+    from rummi import models
 
     return Path(models.__file__).resolve().parent
 

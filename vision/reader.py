@@ -16,8 +16,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detections import TileDetections
-from vision.onnx_model import OnnxModel
+from rummi.vision.detections import TileDetections
+from rummi.vision.onnx_model import OnnxModel
 
 #: A first reading at least this sure (tile and orientation together) is not read again turned.
 SURE_ENOUGH = 0.9

@@ -19,14 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from engine.melds import SetVerdict, classify
-from engine.notation import format_tiles
-from engine.tiles import Tile
-from vision.detections import TileDetections
-from vision.finder import TileFinder
-from vision.layout import Layout, LayoutKind, lay_out
-from vision.onnx_model import default_models_dir, load_onnx_model
-from vision.reader import TileReader
+from rummi.engine.melds import SetVerdict, classify
+from rummi.engine.notation import format_tiles
+from rummi.engine.tiles import Tile
+from rummi.vision.detections import TileDetections
+from rummi.vision.finder import TileFinder
+from rummi.vision.layout import Layout, LayoutKind, lay_out
+from rummi.vision.onnx_model import default_models_dir, load_onnx_model
+from rummi.vision.reader import TileReader
 
 FINDER_FOLDER = "tile-finder"
 READER_FOLDER = "tile-reader"

@@ -9,12 +9,12 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.editions import Edition
-from engine.errors import NotationError, RummiError
-from engine.notation import parse_tiles
-from engine.rules import DEFAULT_PRESET, Rules, get_rules, parse_override
-from engine.scoring import NotOpened
-from engine.tiles import Tile
+from rummi.engine.editions import Edition
+from rummi.engine.errors import NotationError, RummiError
+from rummi.engine.notation import parse_tiles
+from rummi.engine.rules import DEFAULT_PRESET, Rules, get_rules, parse_override
+from rummi.engine.scoring import NotOpened
+from rummi.engine.tiles import Tile
 
 
 def parse_named_racks(values: Sequence[str] | None, edition: Edition | str | None) -> dict[str, list[Tile]]:

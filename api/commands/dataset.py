@@ -56,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _source(path: Path | None) -> Path:
-    from datasets.real import DEFAULT_SOURCE
+    from rummi.datasets.real import DEFAULT_SOURCE
 
     if path is not None:
         return path
@@ -64,7 +64,7 @@ def _source(path: Path | None) -> Path:
 
 
 def _real(args: argparse.Namespace) -> int:
-    from datasets.real import convert
+    from rummi.datasets.real import convert
 
     manifest = convert(_source(args.source), args.out, val_fraction=args.val_fraction)
     _print_summary(manifest)
@@ -72,7 +72,7 @@ def _real(args: argparse.Namespace) -> int:
 
 
 def _synth(args: argparse.Namespace) -> int:
-    from datasets.synth.generate import generate
+    from rummi.datasets.synth.generate import generate
 
     real = None if args.real is not None and str(args.real) == "none" else _source(args.real)
     manifest = generate(args.out, n=args.n, seed=args.seed, real_source=real, workers=args.workers,
@@ -82,7 +82,7 @@ def _synth(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from datasets.check import check_dataset
+    from rummi.datasets.check import check_dataset
 
     report = check_dataset(args.dir)
     if args.json:
@@ -97,7 +97,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _sheet(args: argparse.Namespace) -> int:
-    from datasets.contact_sheet import make_contact_sheet
+    from rummi.datasets.contact_sheet import make_contact_sheet
 
     path = make_contact_sheet(args.real, args.synth, args.out, seed=args.seed)
     print(f"wrote {path}")

@@ -30,9 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from vision.evaluation import confusion_image, evaluate, holdout_filter, labelled_photos
-    from vision.image_io import check_image_target, save_image
-    from vision.scanner import Scanner
+    from rummi.vision.evaluation import confusion_image, evaluate, holdout_filter, labelled_photos
+    from rummi.vision.image_io import check_image_target, save_image
+    from rummi.vision.scanner import Scanner
 
     check_image_target(args.confusion)
     only = holdout_filter(args.holdout) if args.holdout else None

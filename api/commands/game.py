@@ -19,7 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from api.commands._common import (
+from rummi.api.commands._common import (
     add_game_end_arguments,
     add_rules_arguments,
     parse_named_racks,
@@ -27,12 +27,12 @@ from api.commands._common import (
     print_json,
     rules_from_args,
 )
-from api.commands.referee import EXIT_LEGAL
-from api.storage import GameStore, game_to_json, score_sheet_csv
-from engine.errors import RummiError
-from engine.game import Game, Turn
-from engine.notation import format_sets
-from engine.seen import Side, parse_seen
+from rummi.api.commands.referee import EXIT_LEGAL
+from rummi.api.storage import GameStore, game_to_json, score_sheet_csv
+from rummi.engine.errors import RummiError
+from rummi.engine.game import Game, Turn
+from rummi.engine.notation import format_sets
+from rummi.engine.seen import Side, parse_seen
 
 _EXIT = {"legal": 0, "illegal": 1, "uncertain": 3}
 

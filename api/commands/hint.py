@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 
-from api.commands._common import add_rules_arguments, json_errors, print_json, rules_from_args
-from engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
-from engine.solver import Objective, solve
+from rummi.api.commands._common import add_rules_arguments, json_errors, print_json, rules_from_args
+from rummi.engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
+from rummi.engine.solver import Objective, solve
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

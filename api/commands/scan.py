@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from vision.layout import LAYOUT_KINDS
+from rummi.vision.layout import LAYOUT_KINDS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,9 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from vision.draw import draw_scan
-    from vision.image_io import ImageError, load_image, save_image
-    from vision.scanner import Scanner
+    from rummi.vision.draw import draw_scan
+    from rummi.vision.image_io import ImageError, load_image, save_image
+    from rummi.vision.scanner import Scanner
 
     scanner = Scanner.load(args.models)
     failed = False

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from api.commands._common import (
+from rummi.api.commands._common import (
     add_game_end_arguments,
     add_rules_arguments,
     json_errors,
@@ -20,9 +20,9 @@ from api.commands._common import (
     print_json,
     rules_from_args,
 )
-from engine.errors import RummiError
-from engine.rules import DEFAULT_PRESET, PRESETS, presets_markdown
-from engine.scoring import score_game
+from rummi.engine.errors import RummiError
+from rummi.engine.rules import DEFAULT_PRESET, PRESETS, presets_markdown
+from rummi.engine.scoring import score_game
 
 EXIT_OK = 0
 

@@ -29,9 +29,9 @@ def handler(args: argparse.Namespace) -> int:
     # Imported here so that `rummi validate` and friends do not pay for loading the web stack.
     import uvicorn
 
-    from api.app import create_app
-    from api.game_records import GameRecords
-    from api.settings import Settings
+    from rummi.api.app import create_app
+    from rummi.api.game_records import GameRecords
+    from rummi.api.settings import Settings
 
     if not 0 < args.port < 65536:
         raise ValueError(f"--port {args.port}: not a TCP port (1-65535)")

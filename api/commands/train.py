@@ -16,7 +16,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from vision.onnx_model import default_models_dir
+from rummi.vision.onnx_model import default_models_dir
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -72,7 +72,7 @@ def _train_detector(args: argparse.Namespace) -> int:
         if not data.is_file():
             raise FileNotFoundError(f"{data}: no such data.yaml (make one with `rummi dataset`)")
     try:
-        from vision.training.detector import train_detector
+        from rummi.vision.training.detector import train_detector
     except ImportError as error:
         raise OSError(f"training needs torch and ultralytics (`make train-venv`): {error}") from None
     record = train_detector(args.data, args.out, extra_images=args.extra_images, init=args.init, lr0=args.lr0,
@@ -88,7 +88,7 @@ def _train_reader(args: argparse.Namespace) -> int:
         if not (folder / "train").is_dir():
             raise FileNotFoundError(f"{folder}: expected train/ and val/ class folders (make them with `rummi dataset`)")
     try:
-        from vision.training.reader import train_reader
+        from rummi.vision.training.reader import train_reader
     except ImportError as error:
         raise OSError(f"training needs torch (`make train-venv`): {error}") from None
     record = train_reader(args.data, args.out, epochs=args.epochs, batch=args.batch, seed=args.seed,

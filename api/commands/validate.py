@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 
-from api.commands._common import json_errors, parse_named_racks, print_json
-from engine.editions import EDITIONS, get_edition
-from engine.notation import parse_sets
-from engine.table import validate_table
+from rummi.api.commands._common import json_errors, parse_named_racks, print_json
+from rummi.engine.editions import EDITIONS, get_edition
+from rummi.engine.notation import parse_sets
+from rummi.engine.table import validate_table
 
 EXIT_OK, EXIT_INVALID = 0, 1
 

@@ -11,9 +11,9 @@ import anyio.to_thread
 from fastapi import APIRouter, Path, Query
 from pydantic import Field
 
-from api.deps import GamesDep
-from api.errors import FieldError
-from api.schemas import (
+from rummi.api.deps import GamesDep
+from rummi.api.errors import FieldError
+from rummi.api.schemas import (
     ERRORS,
     GameCreate,
     GameEndIn,
@@ -26,9 +26,9 @@ from api.schemas import (
     parse_field_sets,
     parse_field_tiles,
 )
-from engine.errors import RummiError
-from engine.game import Game, Turn
-from engine.notation import format_sets
+from rummi.engine.errors import RummiError
+from rummi.engine.game import Game, Turn
+from rummi.engine.notation import format_sets
 
 router = APIRouter(
     prefix="/games", tags=["games"], responses={**ERRORS, 404: {"description": "No such game."}}

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api.deps import InferenceDep
-from api.schemas import EditionInfo, Health, PresetInfo
-from api.settings import API_VERSION
-from engine.editions import EDITIONS
-from engine.rules import PRESETS
+from rummi.api.deps import InferenceDep
+from rummi.api.schemas import EditionInfo, Health, PresetInfo
+from rummi.api.settings import API_VERSION
+from rummi.engine.editions import EDITIONS
+from rummi.engine.rules import PRESETS
 
 router = APIRouter(tags=["meta"])
 

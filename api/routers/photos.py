@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from fastapi import APIRouter, File, Form, Query, UploadFile
 from pydantic import ValidationError
 
-from api.deps import CorrectionsDep, InferenceDep, SettingsDep
-from api.errors import FieldError, UnsupportedMediaError
-from api.schemas import ERRORS, CorrectionLabels, CorrectionSaved, ScanResponse
-from engine.errors import RummiError
-from engine.notation import format_tiles
-from vision.image_io import load_image
+from rummi.api.deps import CorrectionsDep, InferenceDep, SettingsDep
+from rummi.api.errors import FieldError, UnsupportedMediaError
+from rummi.api.schemas import ERRORS, CorrectionLabels, CorrectionSaved, ScanResponse
+from rummi.engine.errors import RummiError
+from rummi.engine.notation import format_tiles
+from rummi.vision.image_io import load_image
 
 if TYPE_CHECKING:  # the scanner (onnxruntime) loads on the first scan, not with the app
-    from vision.scanner import ScanResult
+    from rummi.vision.scanner import ScanResult
 
 router = APIRouter(tags=["photos"])
 #: Paths (under the API prefix) whose body may be as large as ``max_upload_bytes``.

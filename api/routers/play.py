@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api.deps import InferenceDep
-from api.schemas import (
+from rummi.api.deps import InferenceDep
+from rummi.api.schemas import (
     ERRORS,
     GameResultOut,
     HintOut,
@@ -24,10 +24,10 @@ from api.schemas import (
     parse_field_sets,
     parse_field_tiles,
 )
-from engine.referee import judge_turn
-from engine.scoring import score_game
-from engine.solver import solve
-from engine.table import validate_table
+from rummi.engine.referee import judge_turn
+from rummi.engine.scoring import score_game
+from rummi.engine.solver import solve
+from rummi.engine.table import validate_table
 
 router = APIRouter(responses=ERRORS)
 

@@ -4,9 +4,9 @@ I/O lives here, not in the engine: :mod:`engine.game` holds the record as data, 
 writes it (one transaction per turn) and reads it back.
 """
 
-from api.storage.database import Database, DatabaseFailureError, StorageError
-from api.storage.export import game_from_json, game_to_json, score_sheet_csv
-from api.storage.games import DEFAULT_URL, GameStore, GameSummary
+from rummi.api.storage.database import Database, DatabaseFailureError, StorageError
+from rummi.api.storage.export import game_from_json, game_to_json, score_sheet_csv
+from rummi.api.storage.games import DEFAULT_URL, GameStore, GameSummary
 
 __all__ = [
     "DEFAULT_URL",

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from engine.errors import RummiError
+from rummi.engine.errors import RummiError
 
 
 class StorageError(RummiError):

@@ -12,8 +12,8 @@ import io
 import json
 from collections.abc import Sequence
 
-from engine.game import Game, score_sheet
-from engine.rules import MatchEnd
+from rummi.engine.game import Game, score_sheet
+from rummi.engine.rules import MatchEnd
 
 #: Bumped when the JSON layout changes in a way a reader must know about.
 EXPORT_FORMAT = "rummi-game/1"

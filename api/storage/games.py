@@ -4,8 +4,8 @@ Each write is one transaction, so a process killed at any moment leaves every tu
 fully stored or not at all. A turn's row and the game's turn counter change together; the
 counter also makes a second writer that lost the race fail loudly instead of overwriting.
 
-    >>> from engine.game import Game
-    >>> from engine.notation import parse_sets
+    >>> from rummi.engine.game import Game
+    >>> from rummi.engine.notation import parse_sets
     >>> store = GameStore.open("sqlite:///:memory:")
     >>> game = Game(players=("Ann", "Bob"))
     >>> game_id = store.create(game)
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from api.storage.database import Database, StorageError, Transaction
-from engine.game import Ending, Game, Turn, rules_from_dict
+from rummi.api.storage.database import Database, StorageError, Transaction
+from rummi.engine.game import Ending, Game, Turn, rules_from_dict
 
 #: Where games go when no URL is given (the service's ``database_url`` setting has the same default).
 DEFAULT_URL = "sqlite:///rummi.db"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from datasets.synth.textures import value_noise
+from rummi.datasets.synth.textures import value_noise
 
 
 def view_homography(rng: np.random.Generator, plane: tuple[int, int], out: tuple[int, int],

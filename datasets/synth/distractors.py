@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from datasets.synth.compose import Canvas
+from rummi.datasets.synth.compose import Canvas
 
 SKIN_BGR = ((150, 175, 225), (120, 150, 205), (95, 125, 175), (70, 95, 140), (45, 65, 100))
 

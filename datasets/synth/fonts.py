@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from datasets.errors import DatasetError
+from rummi.datasets.errors import DatasetError
 
 FONT_ROOTS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
 #: File names of bold sans faces that look like tile digits, from the packages the set-up installs.

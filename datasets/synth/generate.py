@@ -13,13 +13,13 @@ from typing import Sequence
 
 import numpy as np
 
-from datasets import writer
-from datasets.errors import DatasetError
-from datasets.geometry import CROP_SIZE
-from datasets.progress import Progress
-from datasets.synth.real_tiles import RealTile, cut_real_tiles
-from datasets.synth.render import render_scene
-from datasets.writer import SceneSummary
+from rummi.datasets import writer
+from rummi.datasets.errors import DatasetError
+from rummi.datasets.geometry import CROP_SIZE
+from rummi.datasets.progress import Progress
+from rummi.datasets.synth.real_tiles import RealTile, cut_real_tiles
+from rummi.datasets.synth.render import render_scene
+from rummi.datasets.writer import SceneSummary
 
 #: Reader crops written per scene (a random subset): enough variety, without 150,000 files.
 CROPS_PER_SCENE = 10

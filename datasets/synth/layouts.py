@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from datasets.synth.compose import Placement
-from datasets.synth.content import random_set, random_tile
+from rummi.datasets.synth.compose import Placement
+from rummi.datasets.synth.content import random_set, random_tile
 
 SCENE_KINDS = ("melds", "overview", "closeup", "rack", "pile", "empty")
 SCENE_WEIGHTS = (0.26, 0.17, 0.2, 0.2, 0.12, 0.05)

@@ -14,15 +14,15 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from datasets.scene import ORIENTATION_GENERATED, LabelledTile, Scene
-from datasets.synth import textures
-from datasets.synth.camera import apply_view, photo_effects, transform_points, view_homography
-from datasets.synth.compose import Canvas, Placement
-from datasets.synth.distractors import add_distractors
-from datasets.synth.layouts import SCENE_KINDS, SCENE_WEIGHTS, Layout, RackGeometry, make_layout
-from datasets.synth.real_tiles import RealTile
-from datasets.synth.styles import style_pool
-from datasets.synth.tile_art import TileStyle, render_face
+from rummi.datasets.scene import ORIENTATION_GENERATED, LabelledTile, Scene
+from rummi.datasets.synth import textures
+from rummi.datasets.synth.camera import apply_view, photo_effects, transform_points, view_homography
+from rummi.datasets.synth.compose import Canvas, Placement
+from rummi.datasets.synth.distractors import add_distractors
+from rummi.datasets.synth.layouts import SCENE_KINDS, SCENE_WEIGHTS, Layout, RackGeometry, make_layout
+from rummi.datasets.synth.real_tiles import RealTile
+from rummi.datasets.synth.styles import style_pool
+from rummi.datasets.synth.tile_art import TileStyle, render_face
 
 OUTPUT_SIZES = ((640, 480), (800, 600), (1000, 750))  # w, h (landscape); 35% are turned portrait
 OUTPUT_SIZE_WEIGHTS = (0.35, 0.4, 0.25)

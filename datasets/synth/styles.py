@@ -10,8 +10,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from datasets.synth.fonts import tile_fonts
-from datasets.synth.tile_art import JOKER_DESIGNS, TileStyle
+from rummi.datasets.synth.fonts import tile_fonts
+from rummi.datasets.synth.tile_art import JOKER_DESIGNS, TileStyle
 
 CLASSIC_BODIES = ((236, 229, 210), (240, 235, 220), (231, 223, 202), (244, 241, 230), (235, 232, 224))
 MODERN_BODIES = ((248, 248, 246), (242, 244, 246), (251, 250, 248))

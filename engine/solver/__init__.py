@@ -1,6 +1,6 @@
 """The move-hint solver: the best legal play for a rack, with the whole new table.
 
-    >>> from engine.notation import parse_sets, parse_tiles
+    >>> from rummi.engine.notation import parse_sets, parse_tiles
     >>> hint = solve(parse_sets("r5 r6 r7"), parse_tiles("r8 J"), opened=True)
     >>> hint.tiles_played, hint.is_draw
     (2, False)
@@ -19,14 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from engine.editions import Edition
-from engine.errors import RummiError
-from engine.notation import format_sets, format_tiles
-from engine.solver import dp, opening
-from engine.solver.explain import explain
-from engine.solver.position import Position, RuleView
-from engine.solver.turn import Objective, TurnAnswer, solve_turn
-from engine.tiles import Tile, sort_tiles
+from rummi.engine.editions import Edition
+from rummi.engine.errors import RummiError
+from rummi.engine.notation import format_sets, format_tiles
+from rummi.engine.solver import dp, opening
+from rummi.engine.solver.explain import explain
+from rummi.engine.solver.position import Position, RuleView
+from rummi.engine.solver.turn import Objective, TurnAnswer, solve_turn
+from rummi.engine.tiles import Tile, sort_tiles
 
 __all__ = ["Hint", "Objective", "can_open", "solve"]
 
@@ -93,7 +93,7 @@ def _edition_of(edition: Edition | str | None, rules: Any) -> Edition | str | No
     if edition is not None:
         return edition
     if rules is None or isinstance(rules, str):
-        from engine.rules import get_rules
+        from rummi.engine.rules import get_rules
 
         return get_rules(rules).edition
     return getattr(rules, "edition", None)

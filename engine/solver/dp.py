@@ -32,11 +32,11 @@ from typing import Any
 
 import numpy as np
 
-from engine.melds import classify
-from engine.solver import dp_kernel as kernel
-from engine.solver.position import ANY, Position
-from engine.solver.turn import Objective, TurnAnswer, criterion_weights
-from engine.tiles import Tile
+from rummi.engine.melds import classify
+from rummi.engine.solver import dp_kernel as kernel
+from rummi.engine.solver.position import ANY, Position
+from rummi.engine.solver.turn import Objective, TurnAnswer, criterion_weights
+from rummi.engine.tiles import Tile
 
 
 _DOMINATORS = kernel.dominators()

@@ -14,13 +14,13 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from engine.melds import classify
-from engine.notation import format_tiles
-from engine.tiles import Tile
+from rummi.engine.melds import classify
+from rummi.engine.notation import format_tiles
+from rummi.engine.tiles import Tile
 
 if TYPE_CHECKING:
-    from engine.solver.position import Position
-    from engine.solver.turn import TurnAnswer
+    from rummi.engine.solver.position import Position
+    from rummi.engine.solver.turn import TurnAnswer
 
 
 def explain(pos: "Position", answer: "TurnAnswer", opened: bool) -> list[str]:

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.solver.ilp import Expr, Model, add_into
-from engine.solver.position import ANY, Position
-from engine.tiles import Tile
+from rummi.engine.solver.ilp import Expr, Model, add_into
+from rummi.engine.solver.position import ANY, Position
+from rummi.engine.tiles import Tile
 
 State = tuple[int, int]  # (length capped at 3, real tiles capped at H)
 

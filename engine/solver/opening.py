@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import itertools
 
-from engine.melds import classify
-from engine.solver.position import ANY, Position
-from engine.solver.turn import Objective, TurnAnswer
-from engine.tiles import Tile
+from rummi.engine.melds import classify
+from rummi.engine.solver.position import ANY, Position
+from rummi.engine.solver.turn import Objective, TurnAnswer
+from rummi.engine.tiles import Tile
 
 Candidate = tuple[tuple[int, ...], int, int]  # (tile indices, jokers, opening value)
 

@@ -14,11 +14,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from engine.editions import Edition, get_edition
-from engine.errors import RummiError
-from engine.melds import classify
-from engine.notation import format_tiles
-from engine.tiles import JokerKind, Tile
+from rummi.engine.editions import Edition, get_edition
+from rummi.engine.errors import RummiError
+from rummi.engine.melds import classify
+from rummi.engine.notation import format_tiles
+from rummi.engine.tiles import JokerKind, Tile
 
 ANY = -1  # kind key of plain-like jokers; coloured (Expert) jokers use their colour index
 
@@ -45,7 +45,7 @@ class RuleView:
     @classmethod
     def of(cls, rules: Any) -> "RuleView":
         if rules is None or isinstance(rules, str):
-            from engine.rules import get_rules
+            from rummi.engine.rules import get_rules
 
             rules = get_rules(rules)
         d = cls()

@@ -26,11 +26,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.melds import classify
-from engine.solver.ilp import Expr, Model, add_into
-from engine.solver.layer import Layer
-from engine.solver.position import Position
-from engine.tiles import Tile
+from rummi.engine.melds import classify
+from rummi.engine.solver.ilp import Expr, Model, add_into
+from rummi.engine.solver.layer import Layer
+from rummi.engine.solver.position import Position
+from rummi.engine.tiles import Tile
 
 
 class Objective(enum.Enum):

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from vision.training.record import TrainingRecord, machine_description
-from vision.training.yolo_env import prepare_ultralytics, project_root
+from rummi.vision.training.record import TrainingRecord, machine_description
+from rummi.vision.training.yolo_env import prepare_ultralytics, project_root
 
 ARCHITECTURES = {
     "obb": "yolov8n-obb.yaml",
