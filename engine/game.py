@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 from rummi.engine.errors import RummiError
 from rummi.engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
 from rummi.engine.referee import judge_turn
+from rummi.engine.referee.seen import Spot
 from rummi.engine.rules import Rules, get_rules
 from rummi.engine.scoring import GameEnd, GameResult, NotOpened, ScoreSheet, score_game
-from rummi.engine.seen import Spot
 from rummi.engine.tiles import Tile
 
 if TYPE_CHECKING:
-    from rummi.engine.never_opened import OpeningCheck
+    from rummi.engine.referee.never_opened import OpeningCheck
 
 Table = tuple[tuple[Tile, ...], ...]
 
@@ -255,7 +255,9 @@ class Game:
         A player who never opened has only ever drawn, so their last rack holds every earlier
         one: if any rack of theirs could open, this one can.
         """
-        from rummi.engine.never_opened import could_have_opened  # the solver loads SciPy: only when asked
+        from rummi.engine.referee.never_opened import (
+            could_have_opened,  # the solver loads SciPy: only when asked
+        )
 
         return {p: could_have_opened(racks[p], rules=self.preset) for p in self.never_opened() if p in racks}
 

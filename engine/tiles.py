@@ -6,9 +6,12 @@ Expert (a plain joker whose colour matters).
 
 The text notation (see :mod:`engine.notation`) is the tile's ``str``::
 
-    >>> from rummi.engine import Tile
-    >>> str(Tile.parse("R7")), str(Tile.parse("y5")), str(Tile.parse("j"))
-    ('r7', 'o5', 'J')
+    >>> from rummi.engine import Colour, Tile
+    >>> str(Tile.numbered(Colour.RED, 7)), str(Tile.make_joker())
+    ('r7', 'J')
+
+Reading a tile from text is :func:`rummi.engine.notation.parse_tile`'s job (it checks the tile
+against an edition), so this module depends on nothing else of the engine.
 """
 
 from __future__ import annotations
@@ -16,10 +19,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # editions build on tiles; the name is only needed for the annotation
-    from rummi.engine.editions import Edition
 
 
 class Colour(enum.Enum):
@@ -110,13 +109,6 @@ class Tile:
     def make_joker(cls, kind: JokerKind = JokerKind.PLAIN, colour: Colour | None = None) -> "Tile":
         return cls(joker=kind, colour=colour)
 
-    @classmethod
-    def parse(cls, text: str, edition: Edition | str | None = None) -> Tile:
-        """Read one tile in the notation, checked against ``edition`` (standard by default)."""
-        from rummi.engine.notation import parse_tile
-
-        return parse_tile(text, edition)
-
     # --- questions ----------------------------------------------------------------------
     @property
     def is_joker(self) -> bool:
@@ -141,7 +133,7 @@ class Tile:
         return f"J{self.joker.value}"
 
     def __repr__(self) -> str:
-        return f"Tile.parse({str(self)!r})"
+        return f"parse_tile({str(self)!r})"
 
 
 JOKER = Tile(joker=JokerKind.PLAIN)

@@ -32,8 +32,16 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from rummi.engine.editions import Edition, get_edition
-from rummi.engine.melds import Reading, SetKind, SetVerdict, _group_readings, _run_readings, repeated_colour_reason
 from rummi.engine.notation import format_tiles
+from rummi.engine.readings import (
+    Reading,
+    SetKind,
+    SetVerdict,
+    group_readings,
+    invalid_verdict,
+    repeated_colour_reason,
+    run_readings,
+)
 from rummi.engine.tiles import Colour, JokerKind, Tile
 
 _DOUBLE, _MIRROR, _CHANGE = JokerKind.DOUBLE, JokerKind.MIRROR, JokerKind.COLOUR_CHANGE
@@ -44,11 +52,11 @@ def classify_twist(tiles: Sequence[Tile], edition: Edition | str | None = None) 
     ed = get_edition(edition)
     given = tuple(tiles)
     if len(given) < 3:
-        return _invalid(given, f"only {len(given)} tile{'s' if len(given) != 1 else ''}")
+        return invalid_verdict(given, f"only {len(given)} tile{'s' if len(given) != 1 else ''}")
     numbered = [t for t in given if not t.is_joker]
     jokers = [(i, t) for i, t in enumerate(given) if t.is_joker]
     if not numbered:
-        return _invalid(given, "a set of jokers only stands for nothing")
+        return invalid_verdict(given, "a set of jokers only stands for nothing")
     kinds = Counter(t.joker for _, t in jokers)
     if kinds[_MIRROR]:
         return _mirror_verdict(given, numbered, jokers, kinds, ed)
@@ -62,13 +70,9 @@ def classify_twist(tiles: Sequence[Tile], edition: Edition | str | None = None) 
             reason = run_reason
         else:
             reason = "neither one number in different colours nor one colour in sequence"
-        return _invalid(given, reason)
+        return invalid_verdict(given, reason)
     kind = max(readings, key=lambda r: r.value).kind
     return SetVerdict(tiles=given, kind=kind, readings=tuple(readings), notes=_notes(kinds))
-
-
-def _invalid(tiles: tuple[Tile, ...], reason: str) -> SetVerdict:
-    return SetVerdict(tiles=tiles, kind=SetKind.INVALID, reason=reason)
 
 
 def _notes(kinds: Counter) -> tuple[str, ...]:
@@ -253,24 +257,24 @@ def _mirror_verdict(
     ed: Edition,
 ) -> SetVerdict:
     if kinds[_MIRROR] > 1:
-        return _invalid(given, "a set holds at most one mirror joker")
+        return invalid_verdict(given, "a set holds at most one mirror joker")
     if kinds[_DOUBLE] or kinds[_CHANGE]:
-        return _invalid(given, "a mirror set holds only numbered tiles and plain jokers besides the mirror")
+        return invalid_verdict(given, "a mirror set holds only numbered tiles and plain jokers besides the mirror")
     counts = Counter(numbered)
     singles = sorted((t for t, n in counts.items() if n % 2), key=Tile.sort_key)
     plain = [i for i, j in jokers if j.joker is not _MIRROR]
     mirror_index = next(i for i, j in jokers if j.joker is _MIRROR)
     if len(singles) > len(plain) or (len(plain) - len(singles)) % 2:
         unmatched = format_tiles(singles) or "a joker"
-        return _invalid(given, f"not the same on both sides of the mirror: {unmatched} has no partner")
+        return invalid_verdict(given, f"not the same on both sides of the mirror: {unmatched} has no partner")
     half = sorted((t for t, n in counts.items() for _ in range((n + 1) // 2)), key=Tile.sort_key)
     free = (len(plain) - len(singles)) // 2
     joker_stand_in = [Tile(joker=JokerKind.PLAIN)] * free
-    group, group_reason = _group_readings(half, joker_stand_in, ed)
-    run, run_reason = _run_readings(half, joker_stand_in, ed)
+    group, group_reason = group_readings(half, joker_stand_in, ed)
+    run, run_reason = run_readings(half, joker_stand_in, ed)
     if not group and not run:
         reason = group_reason if len({t.number for t in half}) == 1 else run_reason
-        return _invalid(given, f"one side of the mirror is not part of a group or run: {reason}")
+        return invalid_verdict(given, f"one side of the mirror is not part of a group or run: {reason}")
     readings = []
     for side in group + run:
         stands_for = side.stands_for + (given[mirror_index],) + tuple(reversed(side.stands_for))

@@ -6,7 +6,7 @@ import pytest
 
 from rummi.engine.editions import EDITIONS, get_edition, inventory_problems
 from rummi.engine.errors import ImpossibleStateError, RummiError
-from rummi.engine.notation import parse_tiles
+from rummi.engine.notation import parse_tile, parse_tiles
 from rummi.engine.tiles import JokerKind, Tile
 
 
@@ -48,7 +48,7 @@ def test_a_third_joker_is_impossible_in_the_standard_box() -> None:
 
 
 def test_a_tile_the_box_lacks_is_reported() -> None:
-    assert inventory_problems(get_edition("start_right"), [Tile.parse("r13")]) == [
+    assert inventory_problems(get_edition("start_right"), [parse_tile("r13")]) == [
         "no number 13 in this edition (Start Right: 1-10)"
     ]
 

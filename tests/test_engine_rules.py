@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
+from rummi.api.presets_doc import presets_markdown
 from rummi.engine.errors import RummiError
 from rummi.engine.rules import (
     DEFAULT_PRESET,
@@ -15,7 +15,6 @@ from rummi.engine.rules import (
     Rules,
     get_rules,
     parse_override,
-    presets_markdown,
 )
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules-presets.md"

@@ -70,3 +70,44 @@ def test_the_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
         "    from rummi.api.cli import main\n    from rummi import models\n"
     )
     assert imported_packages(source) == {"torch", "ultralytics", "api", "models"}
+
+
+def engine_import_graph() -> dict[str, set[str]]:
+    """Which engine module imports which (lazy imports inside functions count too)."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        name = ".".join(("rummi", *parts[:-1])) if parts[-1] == "__init__" else ".".join(("rummi", *parts))
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        targets: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("rummi.engine"):
+                targets.add(node.module)
+            elif isinstance(node, ast.Import):
+                targets.update(a.name for a in node.names if a.name.startswith("rummi.engine"))
+        graph[name] = targets - {name}
+    return graph
+
+
+def test_engine_modules_import_no_circle() -> None:
+    """tiles <- editions <- notation, readings <- melds <- twist: each layer only looks down.
+
+    A package's ``__init__`` re-exporting its modules is not a circle, so imports of a package
+    itself are skipped.
+    """
+    graph = engine_import_graph()
+    packages = {n for n in graph if (ROOT / Path(*n.split(".")[1:]) / "__init__.py").exists()}
+    edges = {n: {t for t in targets if t not in packages and t in graph} for n, targets in graph.items()}
+    done: set[str] = set()
+
+    def visit(node: str, trail: list[str]) -> None:
+        if node in trail:
+            raise AssertionError("import circle: " + " -> ".join([*trail[trail.index(node):], node]))
+        if node in done:
+            return
+        for target in sorted(edges.get(node, ())):
+            visit(target, [*trail, node])
+        done.add(node)
+
+    for module in sorted(edges):
+        visit(module, [])

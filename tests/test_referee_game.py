@@ -6,7 +6,7 @@ import pytest
 
 from rummi.engine.errors import RummiError
 from rummi.engine.game import Game
-from rummi.engine.never_opened import could_have_opened
+from rummi.engine.referee.never_opened import could_have_opened
 from rummi.engine.notation import parse_sets, parse_tiles
 from rummi.engine.scoring import NotOpened
 

@@ -32,7 +32,7 @@ from rummi.api.storage import GameStore, game_to_json, score_sheet_csv
 from rummi.engine.errors import RummiError
 from rummi.engine.game import Game, Turn
 from rummi.engine.notation import format_sets
-from rummi.engine.seen import Side, parse_seen
+from rummi.engine.referee.seen import Side, parse_seen
 
 _EXIT = {"legal": 0, "illegal": 1, "uncertain": 3}
 

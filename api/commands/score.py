@@ -21,7 +21,8 @@ from rummi.api.commands._common import (
     rules_from_args,
 )
 from rummi.engine.errors import RummiError
-from rummi.engine.rules import DEFAULT_PRESET, PRESETS, presets_markdown
+from rummi.api.presets_doc import presets_markdown
+from rummi.engine.rules import DEFAULT_PRESET, PRESETS
 from rummi.engine.scoring import score_game
 
 EXIT_OK = 0

@@ -11,7 +11,7 @@ The solver is exact, by the fastest of three methods that models the position: a
 the rack's sets for an opening (:mod:`engine.solver.opening`), a compiled dynamic programme over
 the numbers after it (:mod:`engine.solver.dp`), or one integer program that HiGHS proves
 optimal (:mod:`engine.solver.turn`) for the rest. What "legal" means comes from the rule preset
-(:mod:`engine.rules`); docs/solver.md lists how each rule is modelled.
+(:mod:`rummi.engine.rules`); docs/solver.md lists how each rule is modelled.
 """
 
 from __future__ import annotations

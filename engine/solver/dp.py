@@ -31,13 +31,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
 from rummi.engine.melds import classify
 from rummi.engine.solver import dp_kernel as kernel
 from rummi.engine.solver.position import ANY, Position
 from rummi.engine.solver.turn import Objective, TurnAnswer, criterion_weights
 from rummi.engine.tiles import Tile
-
 
 _DOMINATORS = kernel.dominators()
 

@@ -19,7 +19,6 @@ import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
-
 from rummi.engine.solver.ilp import Expr, Model, add_into
 from rummi.engine.solver.position import ANY, Position
 from rummi.engine.tiles import Tile
@@ -140,7 +139,7 @@ class Layer:
         return steps
 
     def _group_patterns(self, offset: int) -> None:
-        pos, model = self.pos, self.model
+        pos = self.pos
         colours = range(len(pos.colours))
         real_ok = [c for c in colours if self.supply[c * pos.span + offset] > 0]
         joker_ok = [c for c in colours if self.slot_key(c) is not None]

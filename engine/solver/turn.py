@@ -24,8 +24,6 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-import numpy as np
-
 from rummi.engine.melds import classify
 from rummi.engine.solver.ilp import Expr, Model, add_into
 from rummi.engine.solver.layer import Layer

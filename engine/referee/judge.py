@@ -1,8 +1,8 @@
-"""The referee: was one turn legal, and if not, exactly why and what happens next.
+"""Judging one turn: was it legal, and if not, exactly why and what happens next.
 
 The camera sees the table before a player's turn and after it. :func:`judge_turn` compares the
-two (see :mod:`engine.turn_changes` for how tile moves are inferred), checks every rule the
-preset (:mod:`engine.rules`) decides, and returns a :class:`TurnVerdict`: the tiles played,
+two (see :mod:`rummi.engine.referee.changes` for how tile moves are inferred), checks every rule the
+preset (:mod:`rummi.engine.rules`) decides, and returns a :class:`TurnVerdict`: the tiles played,
 each violation with its reason and the tiles involved, and the consequence under the preset.
 
 The camera can be unsure of a tile. Such tiles are passed as :class:`Spot` positions; the
@@ -27,37 +27,21 @@ from dataclasses import dataclass, replace
 
 from rummi.engine.editions import Edition, get_edition, inventory_problems
 from rummi.engine.errors import ImpossibleStateError, RummiError
-from rummi.engine.joker_checks import VerdictOf, joker_violations
 from rummi.engine.melds import SetVerdict, classify
 from rummi.engine.notation import format_tiles
-from rummi.engine.rules import Rules, get_rules
-from rummi.engine.seen import Side, Spot, parse_seen
-from rummi.engine.tiles import Tile, sort_tiles
-from rummi.engine.turn_changes import RACK, TableChanges, read_changes
-from rummi.engine.verdicts import (
+from rummi.engine.referee.changes import RACK, TableChanges, read_changes
+from rummi.engine.referee.jokers import VerdictOf, joker_violations
+from rummi.engine.referee.seen import Side, Spot
+from rummi.engine.referee.verdicts import (
     Code,
-    Consequence,
     Doubt,
-    Penalty,
     Status,
     TurnVerdict,
     Violation,
     consequence_of,
 )
-
-__all__ = [
-    "Code",
-    "Consequence",
-    "Doubt",
-    "Penalty",
-    "Side",
-    "Spot",
-    "Status",
-    "TurnVerdict",
-    "Violation",
-    "judge_turn",
-    "parse_seen",
-]
+from rummi.engine.rules import Rules, get_rules
+from rummi.engine.tiles import Tile, sort_tiles
 
 Sets = Sequence[Sequence[Tile]]
 

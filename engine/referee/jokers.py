@@ -3,7 +3,7 @@
 Every question on which the sources disagree is a preset field: replacement from the table
 (#8), freeing by rearranging (#9), own tiles with a freed joker and "a new set" (#10), the strict
 3-tile group (#11) and sets with a joker that may only grow (toggle 9). A joker is *freed* when
-it is no longer in its set's heir (see :mod:`engine.turn_changes`).
+it is no longer in its set's heir (see :mod:`rummi.engine.referee.changes`).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from collections.abc import Callable
 
 from rummi.engine.melds import SetKind, SetVerdict
 from rummi.engine.notation import format_tiles
+from rummi.engine.referee.changes import RACK, TableChanges
+from rummi.engine.referee.verdicts import Code, Violation
 from rummi.engine.rules import Rules
 from rummi.engine.tiles import Tile
-from rummi.engine.turn_changes import RACK, TableChanges
-from rummi.engine.verdicts import Code, Violation
 
 VerdictOf = Callable[[tuple[Tile, ...]], SetVerdict]
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummi.engine.notation import format_tiles
+from rummi.engine.referee.seen import Spot
 from rummi.engine.rules import Rules
-from rummi.engine.seen import Spot
 from rummi.engine.tiles import Tile
 
 
