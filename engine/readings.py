@@ -210,4 +210,3 @@ def run_readings(numbered: list[Tile], jokers: list[Tile], edition: Edition) -> 
             return [], "a coloured joker can only join a run of its own colour"
         return [], f"{edition.max_number} does not wrap to {edition.min_number}"
     return readings, ""
-
