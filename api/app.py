@@ -18,7 +18,6 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
-
 from rummi.api.corrections import CorrectionStore
 from rummi.api.deps import Inference
 from rummi.api.errors import install_error_handlers

@@ -172,7 +172,7 @@ def test_to_dict_is_json_ready():
 
     d = hint("r5 r6 r7", "r8 J").to_dict()
     assert json.loads(json.dumps(d))["tiles_played"] == 2
-    assert d["table"] == "r5 r6 r7 r8 J"
+    assert d["table"] == [["r5", "r6", "r7", "r8", "J"]]
 
 
 def test_objective_enum_and_text_agree():

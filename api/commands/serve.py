@@ -28,7 +28,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def handler(args: argparse.Namespace) -> int:
     # Imported here so that `rummi validate` and friends do not pay for loading the web stack.
     import uvicorn
-
     from rummi.api.app import create_app
     from rummi.api.game_records import GameRecords
     from rummi.api.settings import Settings

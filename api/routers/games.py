@@ -10,7 +10,6 @@ from typing import Annotated
 import anyio.to_thread
 from fastapi import APIRouter, Path, Query
 from pydantic import Field
-
 from rummi.api.deps import GamesDep
 from rummi.api.errors import FieldError
 from rummi.api.schemas import (
@@ -28,7 +27,7 @@ from rummi.api.schemas import (
 )
 from rummi.engine.errors import RummiError
 from rummi.engine.game import Game, Turn
-from rummi.engine.notation import format_sets
+from rummi.engine.notation import sets_to_json
 
 router = APIRouter(
     prefix="/games", tags=["games"], responses={**ERRORS, 404: {"description": "No such game."}}
@@ -42,7 +41,7 @@ GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's id.")]
 def game_out(game: Game) -> GameOut:
     data = game.to_dict()
     return GameOut(
-        **data, finished=game.finished, next_player=game.next_player, table=format_sets(game.table)
+        **data, finished=game.finished, next_player=game.next_player, table=sets_to_json(game.table)
     )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-
 from rummi.api.deps import InferenceDep
 from rummi.api.schemas import EditionInfo, Health, PresetInfo
 from rummi.api.settings import API_VERSION

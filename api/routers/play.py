@@ -8,7 +8,6 @@ runs in a worker thread so it never stalls other requests.
 from __future__ import annotations
 
 from fastapi import APIRouter
-
 from rummi.api.deps import InferenceDep
 from rummi.api.schemas import (
     ERRORS,

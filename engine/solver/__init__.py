@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from rummi.engine.editions import Edition
 from rummi.engine.errors import RummiError
-from rummi.engine.notation import format_sets, format_tiles
+from rummi.engine.notation import format_sets, format_tiles, sets_to_json, tile_to_json
 from rummi.engine.solver import dp, opening
 from rummi.engine.solver.explain import explain
 from rummi.engine.solver.position import Position, RuleView
@@ -58,9 +58,8 @@ class Hint:
         return {
             "draw": self.is_draw,
             "reason": self.reason,
-            "play": format_tiles(self.play),
-            "table": format_sets(self.table),
-            "sets": [format_tiles(s) for s in self.table],
+            "play": [tile_to_json(t) for t in self.play],
+            "table": sets_to_json(self.table),
             "tiles_played": self.tiles_played,
             "value_played": self.value_played,
             "opening_value": self.opening_value,

@@ -1,0 +1,110 @@
+"""The hint solver's compiled kernel, made ready without making a user wait for it.
+
+numba compiles the solver's dynamic programme on first use (25-75 s on a small machine) and
+caches it in the user's cache folder. A user's first ``rummi hint`` must not sit through that:
+when the cache is cold, the answer comes from the integer program (exact, only slower) while a
+background process compiles the kernel for the next call; the command line says so once.
+
+``python -m rummi.api.solver_warmup`` compiles in the foreground (``make venv`` runs it).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from rummi.api.places import use_numba_cache
+
+from rummi import __version__
+
+#: A compile that started longer ago than this is taken as dead and started again.
+STALE_AFTER_S = 15 * 60
+
+
+def _kernel_stamp() -> str:
+    """Names the kernel's source and numba's version: a new release or an edit asks for a compile."""
+    import importlib.metadata
+    import importlib.util
+
+    # Found without importing rummi.engine.solver, which would import numba too early.
+    engine = importlib.util.find_spec("rummi.engine")
+    folders = list(engine.submodule_search_locations or []) if engine else []
+    source = Path(folders[0]) / "solver" / "dp_kernel.py" if folders else None
+    stat = source.stat() if source and source.exists() else None
+    numba = importlib.metadata.version("numba")
+    mark = f"{stat.st_mtime_ns}-{stat.st_size}" if stat else "unknown"
+    return f"rummi-{__version__}-numba-{numba}-{mark}"
+
+
+def ready_marker() -> Path:
+    return use_numba_cache() / f"{_kernel_stamp()}.ready"
+
+
+def _started_marker() -> Path:
+    return use_numba_cache() / f"{_kernel_stamp()}.compiling"
+
+
+def is_cached() -> bool:
+    """Whether a compile of this very kernel finished before (so loading it takes under 1 s)."""
+    return ready_marker().exists()
+
+
+def compile_now() -> None:
+    """Compile (or load) the kernel in this process and record that the cache is warm."""
+    from rummi.engine.solver import dp
+
+    use_numba_cache()
+    dp.warm_up()
+    marker = ready_marker()
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(time.strftime("%Y-%m-%d %H:%M:%S\n"))
+    _started_marker().unlink(missing_ok=True)
+
+
+def prepare_for_command_line() -> bool:
+    """Before a command line solve: ``True`` if the fast kernel will be used.
+
+    With a cold cache the solver is told to answer with the integer program, and one background
+    process (not one per call) is started to compile the kernel.
+    """
+    if is_cached():
+        return True
+    from rummi.engine.solver import dp
+
+    dp.defer_compilation()
+    started = _started_marker()
+    fresh = started.exists() and time.time() - started.stat().st_mtime < STALE_AFTER_S
+    if not fresh:
+        started.parent.mkdir(parents=True, exist_ok=True)
+        started.write_text(str(os.getpid()))
+        subprocess.Popen(
+            [sys.executable, "-m", "rummi.api.solver_warmup", "--quiet"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        print(
+            "rummi: preparing the fast hint solver in the background (first use, about a minute);"
+            " until then hints come from the exact integer program",
+            file=sys.stderr,
+        )
+    return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    quiet = "--quiet" in (argv if argv is not None else sys.argv[1:])
+    if not quiet:
+        print("compiling the hint solver's dynamic programme (numba, once per install)", flush=True)
+    started = time.perf_counter()
+    compile_now()
+    if not quiet:
+        print(f"hint solver ready ({time.perf_counter() - started:.1f} s); cache in {use_numba_cache()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
