@@ -15,6 +15,8 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from rummi import models
+from rummi.api import places
+from rummi.api.storage.games import default_url
 
 #: Every JSON route lives under this prefix; a breaking change gets /api/v2 beside it.
 API_PREFIX = "/api/v1"
@@ -45,12 +47,12 @@ class Settings(BaseSettings):
         description="Largest JSON request body.",
     )
     database_url: str = Field(
-        default="sqlite:///rummi.db",
-        description="Where games are kept: a SQLite file (default) or postgresql://...",
+        default_factory=default_url,
+        description="Where games are kept: a SQLite file (default: rummi.db in the user's data folder) or postgresql://...",
     )
     models_dir: Path = Field(default=DEFAULT_MODELS_DIR, description="Folder of the ONNX models.")
     corrections_dir: Path = Field(
-        default=Path("data/corrections"),
+        default_factory=lambda: places.data_dir() / "corrections",
         description="Where photos with corrected tile labels are saved for the next training run.",
     )
     scan_workers: int = Field(

@@ -17,11 +17,25 @@ import time
 from pathlib import Path
 
 from rummi.api.places import use_numba_cache
+from rummi.engine.errors import RummiError
 
 from rummi import __version__
 
 #: A compile that started longer ago than this is taken as dead and started again.
 STALE_AFTER_S = 15 * 60
+
+#: How the command line gets the kernel when numba's cache is cold: ``background`` (default:
+#: answer from the integer program, compile in a background process), ``now`` (compile and
+#: wait), ``never`` (always the integer program: small boards where a compile costs minutes).
+COMPILE_MODE_ENV = "RUMMI_SOLVER_COMPILE"
+COMPILE_MODES = ("background", "now", "never")
+
+
+def compile_mode() -> str:
+    mode = os.environ.get(COMPILE_MODE_ENV, "background").strip().lower()
+    if mode not in COMPILE_MODES:
+        raise RummiError(f"{COMPILE_MODE_ENV}={mode!r}: use one of {', '.join(COMPILE_MODES)}")
+    return mode
 
 
 def _kernel_stamp() -> str:
@@ -43,7 +57,7 @@ def ready_marker() -> Path:
     return use_numba_cache() / f"{_kernel_stamp()}.ready"
 
 
-def _started_marker() -> Path:
+def started_marker() -> Path:
     return use_numba_cache() / f"{_kernel_stamp()}.compiling"
 
 
@@ -61,7 +75,7 @@ def compile_now() -> None:
     marker = ready_marker()
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.write_text(time.strftime("%Y-%m-%d %H:%M:%S\n"))
-    _started_marker().unlink(missing_ok=True)
+    started_marker().unlink(missing_ok=True)
 
 
 def prepare_for_command_line() -> bool:
@@ -70,23 +84,30 @@ def prepare_for_command_line() -> bool:
     With a cold cache the solver is told to answer with the integer program, and one background
     process (not one per call) is started to compile the kernel.
     """
-    if is_cached():
+    mode = compile_mode()
+    if is_cached() and mode != "never":
         return True
     from rummi.engine.solver import dp
 
+    if mode == "now":
+        print("rummi: compiling the fast hint solver (first use, about a minute)", file=sys.stderr)
+        compile_now()
+        return True
     dp.defer_compilation()
-    started = _started_marker()
+    if mode == "never":
+        return False
+    started = started_marker()
     fresh = started.exists() and time.time() - started.stat().st_mtime < STALE_AFTER_S
     if not fresh:
         started.parent.mkdir(parents=True, exist_ok=True)
-        started.write_text(str(os.getpid()))
-        subprocess.Popen(
+        child = subprocess.Popen(
             [sys.executable, "-m", "rummi.api.solver_warmup", "--quiet"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
+        started.write_text(str(child.pid))  # whoever must stop it (a test) finds it here
         print(
             "rummi: preparing the fast hint solver in the background (first use, about a minute);"
             " until then hints come from the exact integer program",

@@ -6,10 +6,10 @@ writes it (one transaction per turn) and reads it back.
 
 from rummi.api.storage.database import Database, DatabaseFailureError, StorageError
 from rummi.api.storage.export import game_from_json, game_to_json, score_sheet_csv
-from rummi.api.storage.games import DEFAULT_URL, GameStore, GameSummary
+from rummi.api.storage.games import GameStore, default_url, GameSummary
 
 __all__ = [
-    "DEFAULT_URL",
+    "default_url",
     "Database",
     "GameStore",
     "GameSummary",

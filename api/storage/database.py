@@ -182,7 +182,7 @@ def _open_postgresql(url: str) -> Any:
     try:
         import psycopg
     except ImportError:  # pragma: no cover - psycopg is in the pinned requirements
-        raise StorageError("PostgreSQL needs psycopg: pip install 'psycopg[binary]'") from None
+        raise StorageError("PostgreSQL needs psycopg: pip install 'rummi[postgres]'") from None
     try:
         return psycopg.connect(url, autocommit=True, connect_timeout=10)
     except psycopg.Error as error:

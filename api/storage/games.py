@@ -22,11 +22,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from rummi.api import places
 from rummi.api.storage.database import Database, StorageError, Transaction
 from rummi.engine.game import Ending, Game, Turn, rules_from_dict
 
-#: Where games go when no URL is given (the service's ``database_url`` setting has the same default).
-DEFAULT_URL = "sqlite:///rummi.db"
+def default_url() -> str:
+    """Where games go when no URL is given: ``rummi.db`` in the user's data folder (the
+    service's ``database_url`` setting has the same default)."""
+    folder = places.data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'rummi.db'}"
 
 SCHEMA_VERSION = 1
 
@@ -92,8 +97,8 @@ class GameStore:
     @classmethod
     def open(cls, url: str | None = None) -> GameStore:
         """Open (and on first use create) the store at ``url``, else ``$RUMMI_DATABASE_URL``,
-        else :data:`DEFAULT_URL`."""
-        return cls(Database.open(url or os.environ.get("RUMMI_DATABASE_URL") or DEFAULT_URL))
+        else :func:`default_url`."""
+        return cls(Database.open(url or os.environ.get("RUMMI_DATABASE_URL") or default_url()))
 
     def close(self) -> None:
         self.db.close()
