@@ -17,7 +17,7 @@ import importlib
 import os
 import pkgutil
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from rummi.api import commands
 from rummi.api.places import use_numba_cache

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
-
-from rummi import models
 from rummi.api import places
 from rummi.api.storage.games import default_url
+
+from rummi import models
 
 #: Every JSON route lives under this prefix; a breaking change gets /api/v2 beside it.
 API_PREFIX = "/api/v1"

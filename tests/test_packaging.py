@@ -1,11 +1,5 @@
-"""The package as a user installs it: the built wheel in a fresh virtual environment, every
-command run from a folder outside the checkout.
-
-The fresh environment gets the wheel and nothing else of the checkout. Its third-party
-dependencies come from the test environment's site-packages through a ``.pth`` line, which adds
-that folder to ``sys.path`` without running its ``.pth`` files: the checkout's editable install
-stays out, so ``import rummi`` can only find the wheel's copy.
-"""
+"""The package as a user installs it: the built wheel in a fresh virtual environment
+(benchmarks/fresh_install.py), every command run from a folder outside the checkout."""
 
 from __future__ import annotations
 
@@ -17,13 +11,13 @@ import signal
 import site
 import subprocess
 import sys
-import sysconfig
 import time
-import venv
 from pathlib import Path
 
 import httpx
 import pytest
+
+from benchmarks.fresh_install import build_wheel, install_fresh, user_env
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTO = ROOT / "tests" / "data" / "photos" / "table-wood.jpg"
@@ -32,35 +26,13 @@ SHIPPED = ("engine", "vision", "api", "datasets", "models")
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(out), str(ROOT)],
-        check=True,
-        capture_output=True,
-    )
-    (built,) = out.glob("rummi-*.whl")
-    return built
+    return build_wheel(tmp_path_factory.mktemp("dist"))
 
 
 @pytest.fixture(scope="module")
 def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv holding the wheel; returns its folder."""
-    env_dir = tmp_path_factory.mktemp("fresh") / "venv"
-    venv.EnvBuilder(with_pip=False).create(env_dir)
-    python = env_dir / "bin" / "python"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index", str(wheel)],
-        check=True,
-        capture_output=True,
-    )
-    target = Path(
-        subprocess.run(
-            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            check=True, capture_output=True, text=True,
-        ).stdout.strip()
-    )
-    (target / "_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    return env_dir
+    return install_fresh(wheel, tmp_path_factory.mktemp("fresh") / "venv")
 
 
 @pytest.fixture()
@@ -71,11 +43,9 @@ def elsewhere(tmp_path: Path) -> Path:
 
 
 def run(installed: Path, cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "RUMMI_", "PYTHON"))}
-    base |= {"RUMMI_DATA_DIR": str(cwd.parent / "data"), "RUMMI_CACHE_DIR": str(cwd.parent / "cache")}
     return subprocess.run(
         [str(installed / "bin" / "rummi"), *args],
-        cwd=cwd, capture_output=True, text=True, timeout=120, env=base | (env or {}),
+        cwd=cwd, capture_output=True, text=True, timeout=120, env=user_env(cwd.parent, **(env or {})),
     )
 
 
@@ -146,8 +116,7 @@ def test_the_service_starts_from_another_folder(installed: Path, elsewhere: Path
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "RUMMI_", "PYTHON"))}
-    env |= {"RUMMI_DATA_DIR": str(elsewhere.parent / "data"), "RUMMI_CACHE_DIR": str(elsewhere.parent / "cache")}
+    env = user_env(elsewhere.parent)
     server = subprocess.Popen(
         [str(installed / "bin" / "rummi"), "serve", "--port", str(port), "--log-level", "warning"],
         cwd=elsewhere, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,

@@ -15,7 +15,6 @@ import argparse
 
 from rummi.api.commands._common import add_rules_arguments, json_errors, print_json, rules_from_args
 from rummi.engine.errors import RummiError
-from rummi.engine.referee import judge_turn
 from rummi.engine.referee.seen import Side, parse_seen
 from rummi.engine.referee.verdicts import Status, TurnVerdict
 from rummi.engine.rules import PRESETS
@@ -62,6 +61,8 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _judge(args: argparse.Namespace, rules, edition: str) -> TurnVerdict:
+    from rummi.engine.referee.judge import judge_turn  # the rules of every set: only when judging
+
     if args.before is None or args.after is None:
         raise RummiError('give --before and --after (use --before "" for an empty table)')
     if args.seconds is not None and args.seconds < 0:

@@ -6,7 +6,7 @@ writes it (one transaction per turn) and reads it back.
 
 from rummi.api.storage.database import Database, DatabaseFailureError, StorageError
 from rummi.api.storage.export import game_from_json, game_to_json, score_sheet_csv
-from rummi.api.storage.games import GameStore, default_url, GameSummary
+from rummi.api.storage.games import GameStore, GameSummary, default_url
 
 __all__ = [
     "default_url",

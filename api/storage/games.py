@@ -26,6 +26,7 @@ from rummi.api import places
 from rummi.api.storage.database import Database, StorageError, Transaction
 from rummi.engine.game import Ending, Game, Turn, rules_from_dict
 
+
 def default_url() -> str:
     """Where games go when no URL is given: ``rummi.db`` in the user's data folder (the
     service's ``database_url`` setting has the same default)."""
