@@ -39,5 +39,17 @@ _HOME = {
     ),
 }
 
-__all__ = sorted(_HOME)
+__all__ = [
+    "Code",
+    "Consequence",
+    "Doubt",
+    "Penalty",
+    "Side",
+    "Spot",
+    "Status",
+    "TurnVerdict",
+    "Violation",
+    "judge_turn",
+    "parse_seen",
+]
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _HOME)
