@@ -1,18 +1,25 @@
 """The hint solver's compiled kernel, made ready without making a user wait for it.
 
 numba compiles the solver's dynamic programme on first use (25-75 s on a small machine) and
-caches it in the user's cache folder. A user's first ``rummi hint`` must not sit through that:
-when the cache is cold, the answer comes from the integer program (exact, only slower) while a
-background process compiles the kernel for the next call; the command line says so once.
+caches it in the user's cache folder. Until it is ready, hints are asked with
+``solve(..., compiled=False)``: the same exact answer from the solver's other routes (the
+opening search, the integer program), only slower.
 
-``python -m rummi.api.solver_warmup`` compiles in the foreground (``make venv`` runs it).
+* The command line (:func:`prepare_for_command_line`): with a cold cache the answer comes from
+  the other routes while one background process compiles the kernel for the next call; the
+  command says so once.
+* The service (:class:`SolverWarmup`): compiles in a background thread at start and answers
+  meanwhile.
+* ``python -m rummi.api.solver_warmup`` compiles in the foreground (``make venv`` runs it).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -79,21 +86,18 @@ def compile_now() -> None:
 
 
 def prepare_for_command_line() -> bool:
-    """Before a command line solve: ``True`` if the fast kernel will be used.
+    """Before a command line solve: whether to pass ``compiled=True`` to the solver.
 
-    With a cold cache the solver is told to answer with the integer program, and one background
+    With a cold cache the answer is ``False`` (the other routes answer), and one background
     process (not one per call) is started to compile the kernel.
     """
     mode = compile_mode()
     if is_cached() and mode != "never":
         return True
-    from rummi.engine.solver import dp
-
     if mode == "now":
         print("rummi: compiling the fast hint solver (first use, about a minute)", file=sys.stderr)
         compile_now()
         return True
-    dp.defer_compilation()
     if mode == "never":
         return False
     started = started_marker()
@@ -114,6 +118,45 @@ def prepare_for_command_line() -> bool:
             file=sys.stderr,
         )
     return False
+
+
+log = logging.getLogger("rummi.api")
+
+
+class SolverWarmup:
+    """The service's kernel, compiled in a background thread; ``ready`` once it has run.
+
+        >>> SolverWarmup().ready
+        False
+    """
+
+    def __init__(self) -> None:
+        self._ready = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.seconds: float | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._compile, name="rummi-solver-warmup", daemon=True)
+            self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._ready.wait(timeout)
+
+    def _compile(self) -> None:
+        started = time.perf_counter()
+        try:
+            compile_now()
+        except Exception:  # the other routes keep answering; say why the fast one is off
+            log.exception("the hint solver's compiled kernel could not be prepared")
+            return
+        self.seconds = time.perf_counter() - started
+        log.info("hint solver kernel ready after %.1f s", self.seconds)
+        self._ready.set()
 
 
 def main(argv: list[str] | None = None) -> int:

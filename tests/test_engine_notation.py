@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from rummi.engine.editions import EDITIONS, get_edition
 from rummi.engine.errors import NotationError, RummiError
 from rummi.engine.notation import (

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-
 from rummi.engine.errors import RummiError
 from rummi.engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
 from rummi.engine.rules import get_rules

@@ -46,12 +46,14 @@ def handle(args: argparse.Namespace) -> int:
     from rummi.api.solver_warmup import prepare_for_command_line
     from rummi.engine.solver import solve
 
-    prepare_for_command_line()
+    compiled = prepare_for_command_line()
     rules = rules_from_args(args)
     edition = args.edition or rules.edition
     table = parse_sets(args.table, edition)
     rack = parse_tiles(args.rack, edition)
-    hint = solve(table, rack, opened=args.opened, edition=edition, rules=rules, objective=args.objective)
+    hint = solve(
+        table, rack, opened=args.opened, edition=edition, rules=rules, objective=args.objective, compiled=compiled
+    )
     if args.json:
         print_json(hint.to_dict())
     elif hint.is_draw:

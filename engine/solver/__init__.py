@@ -107,18 +107,21 @@ def solve(
     edition: Edition | str | None = None,
     rules: Any = None,
     objective: Objective | str = Objective.TILES,
+    compiled: bool = True,
 ) -> Hint:
     """The best legal play, or a draw with the reason.
 
     ``rules``: a preset name, an :class:`engine.rules.Rules`, or ``None`` for the default preset.
-    ``edition`` defaults to the preset's edition.
+    ``edition`` defaults to the preset's edition. ``compiled=False`` leaves out the compiled
+    dynamic programme (same answers, by the integer program): for a caller whose numba kernel
+    is still compiling, so that a hint never waits for the compiler.
     """
     goal = _objective(objective)
     view = RuleView.of(rules)
     pos = Position(table, rack, _edition_of(edition, rules), view)
     if not pos.rack_in:
         return _draw("the rack is empty", goal, pos)
-    answer = _best(pos, opened, goal)
+    answer = _best(pos, opened, goal, compiled)
     if answer is None:
         return _draw(_why_no_opening(pos, goal), goal, pos)
     if answer.tiles == 0:
@@ -129,12 +132,12 @@ def solve(
     return _hint(pos, answer, goal, opened)
 
 
-def _best(pos: Position, opened: bool, goal: Objective) -> TurnAnswer | None:
+def _best(pos: Position, opened: bool, goal: Objective, compiled: bool = True) -> TurnAnswer | None:
     """The fastest exact method that models this position: the opening search, the dynamic
     programme after the opening, or the integer program for everything else."""
     if opening.applies(pos, opened):
         return opening.search(pos, goal)
-    if dp.applies(pos, opened):
+    if compiled and dp.applies(pos, opened):
         answer = dp.solve_after_opening(pos, goal)
         if answer is not None:
             return answer

@@ -67,34 +67,13 @@ BEAM = 100
 BEAM_RETRY = 1_000
 
 
-#: Whether a position may wait for the kernel to compile. numba compiles it on its first call
-#: (25-45 s without a warm cache); a caller that cannot make a user wait turns this off with
-#: :func:`defer_compilation` until :func:`warm_up` has run, and meanwhile every position goes to
-#: the integer program, which is exact too, only slower.
-_compile_on_demand = True
-_kernel_warm = False
-
-
-def defer_compilation() -> None:
-    """Answer with the integer program instead of compiling the kernel, until :func:`warm_up`."""
-    global _compile_on_demand
-    _compile_on_demand = False
-
-
-def kernel_ready() -> bool:
-    """Whether the compiled kernel is loaded (compiled here or read from numba's cache)."""
-    return _kernel_warm
-
-
 def warm_up() -> None:
-    """Compile (or load from numba's cache) every kernel function by solving one small turn.
+    """Compile (or load from numba's cache) every kernel function by solving a few turns.
 
-    Safe to call from a background thread: positions keep going to the integer program until
-    the kernel is ready, then the flag flips and they take the fast route.
+    Both routes (a small table, one past :data:`MAX_TILES`) and both objectives, so that no
+    later hint meets a function still to compile. Safe to call from a background thread while
+    other threads solve with ``compiled=False``.
     """
-    global _kernel_warm
-    if _kernel_warm:
-        return
     from rummi.engine.notation import parse_sets, parse_tiles
 
     runs = " | ".join(" ".join(f"{c}{n}" for n in range(1, 14)) for c in "kbor")
@@ -104,15 +83,11 @@ def warm_up() -> None:
         pos = Position(parse_sets(table), parse_tiles(rack), None, RuleView.of(None))
         for objective in Objective:
             _solve(pos, objective)
-    _kernel_warm = True
 
 
 def applies(pos: Position, opened: bool) -> bool:
-    """Whether the dynamic programme models every rule that matters for this position (and its
-    kernel is ready, or may be compiled now)."""
+    """Whether the dynamic programme models every rule that matters for this position."""
     rules = pos.rules
-    if not (_kernel_warm or _compile_on_demand):
-        return False
     if not opened:
         return False
     if len(pos.colours) > kernel.MAX_COLOURS or pos.edition.copies > kernel.MAX_COPIES:
@@ -164,13 +139,10 @@ class _Unsupported(Exception):
 def solve_after_opening(pos: Position, objective: Objective) -> TurnAnswer | None:
     """Best play after the opening, or ``None`` if the position is outside what fits the
     compiled state (then the caller uses the integer program)."""
-    global _kernel_warm
     try:
-        answer = _solve(pos, objective)
+        return _solve(pos, objective)
     except _Unsupported:
         return None
-    _kernel_warm = True
-    return answer
 
 
 def _solve(pos: Position, objective: Objective) -> TurnAnswer:
