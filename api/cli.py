@@ -32,7 +32,11 @@ EXIT_INTERNAL = 70  # sysexits' EX_SOFTWARE
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rummi", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="rummi",
+        description="A camera assistant for Rummikub: read the tiles in a photo, check the sets, "
+        "hint the best move, referee a turn, keep the score.",
+    )
     parser.add_argument("--version", action="version", version=f"rummi {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
