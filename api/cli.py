@@ -20,10 +20,10 @@ import sys
 from collections.abc import Sequence
 
 from rummi.api import commands
-from rummi.api.places import use_numba_cache
 from rummi.engine.errors import RummiError
 
 from rummi import __version__
+from rummi.places import use_numba_cache
 
 EXIT_OK = 0
 EXIT_NEGATIVE = 1

@@ -23,10 +23,10 @@ import threading
 import time
 from pathlib import Path
 
-from rummi.api.places import use_numba_cache
 from rummi.engine.errors import RummiError
 
 from rummi import __version__
+from rummi.places import use_numba_cache
 
 #: A compile that started longer ago than this is taken as dead and started again.
 STALE_AFTER_S = 15 * 60

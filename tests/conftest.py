@@ -5,7 +5,7 @@ numba's cache goes where the command line puts it (the user cache folder), so th
 the hint solver that `make venv` compiled instead of compiling it again beside the source.
 """
 
-from rummi.api.places import use_numba_cache
+from rummi.places import use_numba_cache
 
 use_numba_cache()
 

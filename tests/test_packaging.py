@@ -189,6 +189,6 @@ def test_every_import_of_the_shipped_code_is_a_declared_dependency() -> None:
 
 
 def test_site_packages_of_this_environment_is_not_where_data_goes() -> None:
-    from rummi.api import places
+    from rummi import places
 
     assert not str(places.data_dir()).startswith(tuple(site.getsitepackages()))
