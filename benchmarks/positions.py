@@ -137,3 +137,51 @@ def small_deal(seed: int, edition: str = "standard") -> Deal:
     if jokers > 0 and rnd.random() < 0.35:
         rack.append(JOKER)
     return Deal(table=table, rack=rack, opened=rnd.random() < 0.75, edition=ed)
+
+
+def joker_deal(seed: int, edition: str = "standard") -> Deal:
+    """A small position with one or two jokers on the table, for checking joker retrieval.
+
+    Like :func:`small_deal` (a few table sets, a short rack near the table's tiles), but every
+    position holds a table joker, so every preset's retrieval rules are at stake.
+    """
+    rnd = random.Random(f"jokers/{edition}/{seed}")
+    ed = get_edition(edition)
+    box = _box(ed)
+    table: list[list[Tile]] = []
+    wanted = rnd.choice([1, 1, 1, 2])
+    jokers = ed.joker_count
+    tries = 0
+    while (len(table) < 1 or wanted > 0) and tries < 200:
+        tries += 1
+        s = _random_set(rnd, ed, box, wanted)
+        if s is None or (wanted and not any(t.is_joker for t in s)):
+            continue
+        used = sum(t.is_joker for t in s)
+        wanted -= used
+        jokers -= used
+        box.subtract(Counter(t for t in s if not t.is_joker))
+        table.append(s)
+    for _ in range(rnd.choice([0, 1, 1, 2])):
+        s = _random_set(rnd, ed, box, 0)
+        if s is not None:
+            box.subtract(Counter(s))
+            table.append(s)
+    near = [t for s in table for t in s if not t.is_joker]
+    rack: list[Tile] = []
+    for _ in range(rnd.randint(1, 6)):
+        if rnd.random() < 0.7:
+            base = rnd.choice(near)
+            if rnd.random() < 0.5:
+                cand = Tile(number=base.number, colour=rnd.choice(ed.colours))
+            else:
+                n = min(ed.max_number, max(ed.min_number, base.number + rnd.choice([-2, -1, 1, 2])))
+                cand = Tile(number=n, colour=base.colour)
+        else:
+            cand = Tile(number=rnd.choice(list(ed.numbers)), colour=rnd.choice(ed.colours))
+        if box[cand] > 0:
+            box[cand] -= 1
+            rack.append(cand)
+    if jokers > 0 and rnd.random() < 0.25:
+        rack.append(JOKER)
+    return Deal(table=table, rack=rack, opened=rnd.random() < 0.85, edition=ed)

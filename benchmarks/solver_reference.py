@@ -480,3 +480,53 @@ def ilp_reference(table, rack, opened: bool, edition, rules, value_first: bool =
             sets += [s] * x[n_sets + n_kinds + j]
     untouched = int(keep_w @ x) if opened else len(table)
     return RefAnswer(tiles, int(value_w @ x), untouched, tuple(sets))
+
+
+# --- the referee as the judge of legality (every preset's rules, joker retrieval included) --------
+#
+# The exhaustive search above, with one change: whether a new table is a legal turn is not decided
+# by a rule model of its own but by the referee (engine.referee.judge_turn), the judge a player's
+# turn faces. So "best legal play" here means best among the tables the referee accepts, which is
+# exactly what a hint must be; it shares no code with the solver's models.
+
+
+def referee_best(table, rack, opened, edition, rules, value_first=False) -> RefAnswer | None:
+    """The best play the referee accepts, by trying every sub-rack and every partition."""
+    from rummi.engine.referee import judge_turn
+
+    ed = get_edition(edition)
+    ref = Reference(ed, RefRules.of(rules))
+    old = [tuple(sorted(s, key=_key)) for s in table]
+    penalty = rules.joker_penalty
+    scored = []
+    for sub in _sub_multisets(rack):
+        if sub:
+            tiles, value = len(sub), sum(penalty if t.is_joker else t.number for t in sub)
+            scored.append(((value, tiles) if value_first else (tiles, value), sub))
+    scored.sort(key=lambda s: s[0], reverse=True)
+    rearrange = opened or rules.table_play_in_opening_turn
+    best: RefAnswer | None = None
+    for key, sub in scored:
+        if best is not None and key < best_key:
+            break
+        pool = ([t for s in old for t in s] if rearrange else []) + list(sub)
+        for parts in ref.partitions(pool):
+            new = parts if rearrange else old + parts
+            untouched = _untouched(old, new)
+            if best is not None and (key, untouched) <= (best_key, best.untouched):
+                continue
+            verdict = judge_turn(old, new, opened=opened, rack=rack, rules=rules, edition=ed)
+            if verdict.legal:
+                best, best_key = RefAnswer(key_tiles(key, value_first), key_value(key, value_first),
+                                           untouched, tuple(new)), key
+                if untouched == len(old):
+                    break
+    return best
+
+
+def key_tiles(key: tuple[int, int], value_first: bool) -> int:
+    return key[1] if value_first else key[0]
+
+
+def key_value(key: tuple[int, int], value_first: bool) -> int:
+    return key[0] if value_first else key[1]

@@ -221,7 +221,8 @@ def read_joker_fates(
 
     if not loose:
         return JokerReading(tuple(fates), tuple(problems), legal=not problems)
-    best = _kindest(loose, new, used_after, rule, may_take, played_num, after_num, verdict_of)
+    jokers_gone = sum(1 for s in new for t in s if t.is_joker) < sum(1 for s in old for t in s if t.is_joker)
+    best = _kindest(loose, new, used_after, rule, may_take, played_num, after_num, verdict_of, jokers_gone)
     fates += best.fates
     problems += best.problems
     return JokerReading(tuple(fates), tuple(problems), legal=not problems and best.ok)
@@ -268,6 +269,7 @@ def _kindest(
     played_num: Counter[Tile],
     after_num: Counter[Tile],
     verdict_of: Callable[[tuple[Tile, ...]], SetVerdict],
+    jokers_gone: bool,
 ) -> _Attempt:
     """Try every way to tell the jokers apart; the first legal one, else the one breaking least."""
     joker_sets = [a for a, s in enumerate(new) if a not in used_after and any(t.is_joker for t in s)]
@@ -298,7 +300,7 @@ def _kindest(
                 for kept_ids in itertools.combinations(range(len(loose)), kept_count):
                     attempt = _try(
                         loose, kept_ids, slots, family, landing_jokers, landed, rule, may_take,
-                        played_num, after_num, new, joker_sets,
+                        played_num, after_num, new, joker_sets, jokers_gone,
                     )
                     if attempt is None:
                         continue
@@ -337,6 +339,7 @@ def _try(
     after_num: Counter[Tile],
     new: tuple[tuple[Tile, ...], ...],
     joker_sets: list[int],
+    jokers_gone: bool,
 ) -> _Attempt | None:
     kept = [loose[i] for i in kept_ids]
     freed = [j for i, j in enumerate(loose) if i not in kept_ids]
@@ -377,6 +380,16 @@ def _try(
             loose_here = sum(1 for t in new[a] if t.is_joker) - taken[a]
             if loose_here > 0:
                 problems += _landing_problems(a, new[a], played_num, rule)
+        if not problems and not jokers_gone:
+            # the only new sets of own tiles use the tiles that replaced the jokers
+            problems.append(
+                JokerProblem(
+                    TOO_FEW_OWN_TILES,
+                    "a freed joker needs a new set of its own rack tiles besides the tiles that "
+                    f"replaced it ({format_tiles(sort_tiles(t for v in picks.values() for t in v))})",
+                    tiles=tuple(t for v in picks.values() for t in v),
+                )
+            )
     room = {a: sum(1 for t in new[a] if t.is_joker) for a in homes}
     for j in freed:
         home = next((a for a in homes if room[a] > 0), None)

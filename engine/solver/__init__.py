@@ -22,6 +22,8 @@ from typing import Any, Sequence
 from rummi.engine.editions import Edition
 from rummi.engine.errors import RummiError
 from rummi.engine.notation import format_sets, format_tiles
+from rummi.engine.referee.judge import judge_turn
+from rummi.engine.rules import Rules
 from rummi.engine.solver import dp, opening
 from rummi.engine.solver.explain import explain
 from rummi.engine.solver.position import Position, RuleView
@@ -119,6 +121,7 @@ def solve(
     if not pos.rack_in:
         return _draw("the rack is empty", goal, pos)
     answer = _best(pos, opened, goal)
+    answer = _judged(pos, answer, opened, goal, rules)
     if answer is None:
         return _draw(_why_no_opening(pos, goal), goal, pos)
     if answer.tiles == 0:
@@ -139,6 +142,40 @@ def _best(pos: Position, opened: bool, goal: Objective) -> TurnAnswer | None:
         if answer is not None:
             return answer
     return solve_turn(pos, opened, goal)
+
+
+def _judged(
+    pos: Position, answer: TurnAnswer | None, opened: bool, goal: Objective, rules: Any
+) -> TurnAnswer | None:
+    """The answer, once the referee has judged it legal (the same rules, one definition).
+
+    Every method encodes the preset's rules, and the joker rules by the definition of
+    :mod:`rummi.engine.joker_fate` that the referee judges with; this is the proof, hint by
+    hint. Should a fast method's play ever be judged illegal, the integer program answers
+    instead; should that too be judged illegal, it is a defect, raised rather than shown.
+    """
+    if answer is None or answer.tiles == 0 or not _judgeable(rules):
+        return answer
+    if _legal(pos, answer, opened, rules):
+        return answer
+    exact = solve_turn(pos, opened, goal)
+    if exact is not None and exact.tiles > 0 and _legal(pos, exact, opened, rules):
+        return exact
+    raise RummiError(
+        "internal error: the solver's best play is judged illegal by the referee; please report "
+        f"this position (table {format_sets(pos.table_sets_in)}, rack {format_tiles(pos.rack_in)})"
+    )
+
+
+def _judgeable(rules: Any) -> bool:
+    return rules is None or isinstance(rules, (str, Rules))
+
+
+def _legal(pos: Position, answer: TurnAnswer, opened: bool, rules: Any) -> bool:
+    verdict = judge_turn(
+        pos.table_sets_in, answer.table, opened=opened, rack=pos.rack_in, rules=rules, edition=pos.edition
+    )
+    return verdict.legal
 
 
 def can_open(

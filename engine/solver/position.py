@@ -16,7 +16,8 @@ from typing import Any, Sequence
 
 from rummi.engine.editions import Edition, get_edition
 from rummi.engine.errors import RummiError
-from rummi.engine.melds import classify
+from rummi.engine.joker_fate import is_strict_group, meanings_by_kind
+from rummi.engine.melds import SetKind, classify
 from rummi.engine.notation import format_tiles
 from rummi.engine.tiles import JokerKind, Tile
 
@@ -77,6 +78,10 @@ class TableJoker:
     meanings: tuple[int, ...]
     #: strict 3-tile group rule: every meaning must be supplied to free it (both colours)
     needs_all: bool
+    #: the meanings it keeps by standing in a run / in a group (engine.joker_fate: a joker
+    #: keeps its place only in a set of its old kind)
+    run_meanings: tuple[int, ...] = ()
+    group_meanings: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,15 +193,18 @@ class Position:
                 tiles, count_items, keys, locked=True, extensions=extensions  # type: ignore[arg-type]
             )
         meanings = verdict.joker_meanings()
+        strict = self.rules.strict_joker_group and is_strict_group(verdict)
         for i, (key, tile) in enumerate(zip(keys, jokers)):
-            group_of_three = len(tiles) == 3 and all(r.kind.value == "group" for r in verdict.readings)
+            by_kind = meanings_by_kind(verdict, i)
             self.table_jokers.append(
                 TableJoker(
                     set_index=k,
                     key=key,  # type: ignore[arg-type]
                     tile=tile,
                     meanings=tuple(sorted({self.index(m) for m in meanings[i]})),
-                    needs_all=self.rules.strict_joker_group and group_of_three and len(jokers) == 1,
+                    needs_all=strict,
+                    run_meanings=tuple(sorted({self.index(m) for m in by_kind.get(SetKind.RUN, ())})),
+                    group_meanings=tuple(sorted({self.index(m) for m in by_kind.get(SetKind.GROUP, ())})),
                 )
             )
         return TableSet(tiles, count_items, keys, locked=False)  # type: ignore[arg-type]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from rummi.engine.melds import classify
 from rummi.engine.solver.ilp import Expr, Model, add_into
 from rummi.engine.solver.layer import Layer
-from rummi.engine.solver.position import Position
+from rummi.engine.solver.position import Position, TableJoker
 from rummi.engine.tiles import Tile
 
 
@@ -266,8 +266,11 @@ def _jokers(
         return None
     can_free = opened
     landing = rules.freed_in_new_set or rules.freed_min_own_tiles > 0
-    needs_replacement = not rules.free_by_rearranging
-    if can_free and not landing and not needs_replacement:
+
+    def needs_replacement(j: TableJoker) -> bool:
+        return j.needs_all or not rules.free_by_rearranging
+
+    if can_free and not landing and not any(needs_replacement(j) for j in jokers):
         return None  # a freed joker may go anywhere: no constraint at all
     freed_layer: Layer | None = None
     if can_free and landing:
@@ -293,17 +296,19 @@ def _jokers(
         sv = set_vars[j.set_index]
         if sv is not None:
             stay[sv] = 1.0
-        for t in j.meanings:
-            q = model.var(1)
-            stay[q] = 1.0
-            slot_users.setdefault(t, {})[q] = 1.0
+        # its place is kept by a joker standing for one of its meanings in a set of its kind
+        for in_run, meanings in ((True, j.run_meanings), (False, j.group_meanings)):
+            for t in meanings:
+                q = model.var(1)
+                stay[q] = 1.0
+                slot_users.setdefault((in_run, t), {})[q] = 1.0
         row = add_into(dict(stay), keep, -1.0)
         model.equal(row, 0 if can_free else 1)
         if not can_free:
             continue
         add_into(kept_by_key.setdefault(j.key, {}), keep)
         count_by_key[j.key] = count_by_key.get(j.key, 0) + 1
-        if needs_replacement:
+        if needs_replacement(j):
             rvars = {t: model.var(1) for t in j.meanings}
             if j.needs_all:
                 for t, r in rvars.items():
@@ -312,12 +317,16 @@ def _jokers(
                 model.equal(add_into({r: 1.0 for r in rvars.values()}, keep), 1)
             for t, r in rvars.items():
                 replacement_users.setdefault(t, {})[r] = 1.0
-    for t, users in slot_users.items():
-        model.constrain(add_into(dict(users), layer.joker_at[t], -1.0), hi=0)
+    for (in_run, t), users in slot_users.items():
+        slots = layer.joker_in_run[t] if in_run else layer.joker_in_group[t]
+        model.constrain(add_into(dict(users), slots, -1.0), hi=0)
     for t, users in replacement_users.items():
-        # replacement tiles: played from the rack (or already on the table, where allowed)
+        # replacement tiles: played from the rack (or already on the table, where allowed),
+        # and not the tiles of a freed joker's new set (one tile does one job)
         spare = pos.table_count[t] if rules.replacement_from_table else 0
         row = add_into(dict(users), to_table[t], -1.0)
+        if freed_layer is not None:
+            add_into(row, freed_layer.real[t])
         # to_table counts the table's own tiles too: played = to_table - table_count
         model.constrain(row, hi=spare - pos.table_count[t])
     if freed_layer is not None:
