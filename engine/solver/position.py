@@ -93,6 +93,8 @@ class TableSet:
     locked: bool
     #: for a locked set: the ways it may grow, each a tuple of (tile index, count) to add
     extensions: tuple[tuple[tuple[int, int], ...], ...] = ((),)
+    #: per extension, the rack jokers it takes (pagat_sabra: a locked set may grow with one)
+    extension_jokers: tuple[int, ...] = (0,)
 
 
 class Position:
@@ -135,11 +137,12 @@ class Position:
 
         self.sets: list[TableSet] = []
         self.table_jokers: list[TableJoker] = []
-        for k, tiles in enumerate(self.table_sets_in):
-            self.sets.append(self._read_set(k, tiles))
+        for tiles in self.table_sets_in:
             for t in tiles:
                 if not t.is_joker:
                     self.table_count[self.index(t)] += 1
+        for k, tiles in enumerate(self.table_sets_in):  # after the counts: locked sets read them
+            self.sets.append(self._read_set(k, tiles))
 
     # --- indexing ------------------------------------------------------------------------
     def index(self, tile: Tile) -> int:
@@ -188,9 +191,10 @@ class Position:
         for key, tile in zip(keys, jokers):
             self.joker_tile.setdefault(key, tile)  # type: ignore[arg-type]
         if jokers and self.rules.locked_joker_sets:
-            extensions = self._extensions(verdict)
+            grown = self._extensions(verdict, len(jokers))
             return TableSet(
-                tiles, count_items, keys, locked=True, extensions=extensions  # type: ignore[arg-type]
+                tiles, count_items, keys, locked=True,  # type: ignore[arg-type]
+                extensions=tuple(e for e, _ in grown), extension_jokers=tuple(x for _, x in grown),
             )
         meanings = verdict.joker_meanings()
         strict = self.rules.strict_joker_group and is_strict_group(verdict)
@@ -209,28 +213,52 @@ class Position:
             )
         return TableSet(tiles, count_items, keys, locked=False)  # type: ignore[arg-type]
 
-    def _extensions(self, verdict: Any) -> tuple[tuple[tuple[int, int], ...], ...]:
-        """Ways a locked set may grow with numbered tiles: longer runs, fuller groups."""
-        found: set[tuple[tuple[int, int], ...]] = {()}
+    def _extensions(self, verdict: Any, own_jokers: int) -> list[tuple[tuple[tuple[int, int], ...], int]]:
+        """Every way a locked set may grow: (numbered tiles to add, rack jokers to add).
+
+        engine.joker_fate: a locked set is kept when all its tiles still lie together in one
+        valid set, so it grows at its ends, by missing colours, or by a tile taking its joker's
+        place while the joker moves on (``o7 J o9 o10`` + ``o8`` -> ``o7 o8 o9 o10 J``); plain
+        rack jokers may join it. Only tiles the table and rack hold are listed.
+        """
+        spare_jokers = self.rack_jokers.get(ANY, 0)
+        have = [self.table_count[i] + self.rack_count[i] for i in range(self.size)]
+        have_tile = lambda tile: have[self.index(tile)] > 0  # noqa: E731
+        found: set[tuple[tuple[tuple[int, int], ...], int]] = {((), 0)}
+        numbered = [t for t in verdict.tiles if not t.is_joker]
         for reading in verdict.readings:
-            members = reading.stands_for
             if reading.kind.value == "group":
-                have = {t.colour for t in members}
-                missing = [c for c in self.colours if c not in have]
-                for r in range(1, len(missing) + 1):
+                number = reading.stands_for[0].number
+                present = {t.colour for t in numbered}
+                missing = [c for c in self.colours if c not in present]
+                room = len(self.colours) - len(numbered) - own_jokers
+                for r in range(0, len(missing) + 1):
                     for combo in itertools.combinations(missing, r):
-                        added = (self.index(Tile(number=members[0].number, colour=c)) for c in combo)
-                        found.add(tuple(sorted((i, 1) for i in added)))
-            else:
-                colour = members[0].colour
-                low, high = members[0].number, members[-1].number
-                lowest, highest = self.numbers[0], self.numbers[-1]
-                for a in range(lowest, low + 1):
-                    for b in range(high, highest + 1):
-                        extra = [n for n in range(a, low)] + [n for n in range(high + 1, b + 1)]
-                        added = (self.index(Tile(number=n, colour=colour)) for n in extra)
-                        found.add(tuple(sorted((i, 1) for i in added)))
-        return tuple(sorted(found, key=lambda e: (len(e), e)))
+                        extra = [Tile(number=number, colour=c) for c in combo]
+                        if not all(have_tile(t) for t in extra):
+                            continue
+                        for x in range(0, min(spare_jokers, room - r) + 1):
+                            if r + x:
+                                found.add((tuple(sorted((self.index(t), 1) for t in extra)), x))
+                continue
+            colour = reading.stands_for[0].colour
+            held = {t.number for t in numbered}
+            low, high = min(held), max(held)
+            lowest, highest = self.numbers[0], self.numbers[-1]
+            for a in range(lowest, low + 1):
+                for b in range(high, highest + 1):
+                    holes = [n for n in range(a, b + 1) if n not in held]
+                    for x in range(0, spare_jokers + 1):
+                        fill = own_jokers + x
+                        if fill > len(holes):
+                            break
+                        for spots in itertools.combinations(holes, fill):
+                            extra = [Tile(number=n, colour=colour) for n in holes if n not in spots]
+                            if not all(have_tile(t) for t in extra):
+                                continue
+                            option = (tuple(sorted((self.index(t), 1) for t in extra)), x)
+                            found.add(option)
+        return sorted(found, key=lambda e: (len(e[0]) + e[1], e))
 
 
 def _check_tiles(table: list[tuple[Tile, ...]], rack: tuple[Tile, ...], edition: Edition) -> None:

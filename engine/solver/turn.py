@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from rummi.engine.melds import classify
 from rummi.engine.solver.ilp import Expr, Model, add_into
 from rummi.engine.solver.layer import Layer
-from rummi.engine.solver.position import Position, TableJoker
+from rummi.engine.solver.position import ANY, Position, TableJoker
 from rummi.engine.tiles import Tile
 
 
@@ -152,11 +152,12 @@ def solve_turn(
             if set_vars[k] is not None and x[set_vars[k]] > 0:
                 sets.append(list(s.tiles))
                 flags.append(True)
-            for option, var in zip(s.extensions, locked_vars[k]):
+            for option, jokers, var in zip(s.extensions, s.extension_jokers, locked_vars[k]):
                 if x[var] > 0:
                     extra = [pos.tile(i) for i, n in option for _ in range(n)]
+                    extra += [pos.joker_tile[ANY]] * jokers
                     sets.append(_ordered(list(s.tiles), extra, pos.edition) if extra else list(s.tiles))
-                    flags.append(not option)
+                    flags.append(not option and not jokers)
     for layer in (table_layer, freed_layer, opening_layer):
         if layer is not None:
             new = layer.sets(x)
@@ -232,9 +233,11 @@ def _table(
             options = [model.var(1) for _ in s.extensions]
             model.equal({v: 1.0 for v in options}, 1)
             untouched[options[0]] = 1.0
-            for option, var in zip(s.extensions, options):
+            for option, jokers, var in zip(s.extensions, s.extension_jokers, options):
                 for i, n in s.counts + option:
                     placed[i][var] = placed[i].get(var, 0.0) + n
+                if jokers:  # rack jokers it grows by
+                    joker_balance[ANY][var] = joker_balance[ANY].get(var, 0.0) + jokers
             locked_vars[k] = options
         else:
             var = model.var(1)
