@@ -201,7 +201,7 @@ def read_joker_fates(
             continue
         verdict = verdict_of(tiles)
         if rule.locked_sets:
-            host = _grown_host(tiles, new, used_after)
+            host = _grown_host(tiles, new, used_after, verdict_of)
             if host is not None:
                 used_after.add(host)
                 fates += [JokerFate(b, j, kept=True, after_set=host) for j in jokers]
@@ -243,12 +243,32 @@ def _intact_pairs(old: tuple[tuple[Tile, ...], ...], new: tuple[tuple[Tile, ...]
     return pairs
 
 
-def _grown_host(tiles: tuple[Tile, ...], new: tuple[tuple[Tile, ...], ...], used: set[int]) -> int | None:
-    """An after-set holding every tile of a locked old set (it only grew), or ``None``."""
+def _grown_host(
+    tiles: tuple[Tile, ...],
+    new: tuple[tuple[Tile, ...], ...],
+    used: set[int],
+    verdict_of: Callable[[tuple[Tile, ...]], SetVerdict],
+) -> int | None:
+    """An after-set in which a locked old set only grew, or ``None``.
+
+    It holds every tile of the old set, and in one of its readings the old set's jokers still
+    stand for what they could stand for before (a run grew at its ends, a group by missing
+    colours; a tile taking a joker's place while the joker moves on is a rearrangement).
+    """
     wanted = Counter(tiles)
+    old = verdict_of(tiles)
+    jokers = sum(1 for t in tiles if t.is_joker)
+    own = [t for t in tiles if t.is_joker]
+    olds = [_Loose(-1, t, meanings_by_kind(old, i), False) for i, t in enumerate(own)] if old.valid else []
     for a, s in enumerate(new):
-        if a not in used and not wanted - Counter(s):
+        if a in used or wanted - Counter(s):
+            continue
+        if not old.valid or not jokers:
             return a
+        for option in _slot_options(s, verdict_of(s)):
+            slots = [(kind, tile, a) for kind, tile in option]
+            if _match(olds, slots) is not None:
+                return a
     return None
 
 

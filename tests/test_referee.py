@@ -353,3 +353,10 @@ def test_verdict_as_json_names_codes_penalties_and_consequence() -> None:
     assert data["violations"][0]["penalty"] == "failed_turn"
     assert data["consequence"]["restore_table"] is True
     assert data["played"] == ["r5"]
+
+
+def test_a_locked_set_grows_only_with_its_jokers_where_they_stood() -> None:
+    # pagat_sabra: r6 taking the joker's place while the joker moves on rearranges the set.
+    assert not judge("r5 J r7", "r5 r6 r7 r8 J", opened=True, rules="pagat_sabra").legal
+    assert judge("r5 J r7", "r5 J r7 J", opened=True, rules="pagat_sabra").legal  # a rack joker joins
+    assert judge("k5 b5 J", "k5 b5 o5 J", opened=True, rules="pagat_sabra").legal

@@ -191,7 +191,7 @@ class Position:
         for key, tile in zip(keys, jokers):
             self.joker_tile.setdefault(key, tile)  # type: ignore[arg-type]
         if jokers and self.rules.locked_joker_sets:
-            grown = self._extensions(verdict, len(jokers))
+            grown = self._extensions(verdict)
             return TableSet(
                 tiles, count_items, keys, locked=True,  # type: ignore[arg-type]
                 extensions=tuple(e for e, _ in grown), extension_jokers=tuple(x for _, x in grown),
@@ -213,51 +213,42 @@ class Position:
             )
         return TableSet(tiles, count_items, keys, locked=False)  # type: ignore[arg-type]
 
-    def _extensions(self, verdict: Any, own_jokers: int) -> list[tuple[tuple[tuple[int, int], ...], int]]:
+    def _extensions(self, verdict: Any) -> list[tuple[tuple[tuple[int, int], ...], int]]:
         """Every way a locked set may grow: (numbered tiles to add, rack jokers to add).
 
-        engine.joker_fate: a locked set is kept when all its tiles still lie together in one
-        valid set, so it grows at its ends, by missing colours, or by a tile taking its joker's
-        place while the joker moves on (``o7 J o9 o10`` + ``o8`` -> ``o7 o8 o9 o10 J``); plain
-        rack jokers may join it. Only tiles the table and rack hold are listed.
+        engine.joker_fate: a locked set is kept when all its tiles lie together in one valid set
+        in which its jokers still stand for what they stood for: it grows at the ends of a run
+        or by the missing colours of a group, with tiles or plain rack jokers (pagat_sabra).
+        Only tiles the table and rack hold are listed.
         """
         spare_jokers = self.rack_jokers.get(ANY, 0)
         have = [self.table_count[i] + self.rack_count[i] for i in range(self.size)]
-        have_tile = lambda tile: have[self.index(tile)] > 0  # noqa: E731
         found: set[tuple[tuple[tuple[int, int], ...], int]] = {((), 0)}
-        numbered = [t for t in verdict.tiles if not t.is_joker]
+
+        def add(new_places: list[Tile]) -> None:
+            for x in range(0, min(spare_jokers, len(new_places)) + 1):
+                for spots in itertools.combinations(range(len(new_places)), x):
+                    extra = [t for k, t in enumerate(new_places) if k not in spots]
+                    if all(have[self.index(t)] > 0 for t in extra) and (extra or x):
+                        found.add((tuple(sorted((self.index(t), 1) for t in extra)), x))
+
         for reading in verdict.readings:
+            members = reading.stands_for
             if reading.kind.value == "group":
-                number = reading.stands_for[0].number
-                present = {t.colour for t in numbered}
-                missing = [c for c in self.colours if c not in present]
-                room = len(self.colours) - len(numbered) - own_jokers
-                for r in range(0, len(missing) + 1):
+                have_colours = {t.colour for t in members}
+                missing = [c for c in self.colours if c not in have_colours]
+                for r in range(1, len(missing) + 1):
                     for combo in itertools.combinations(missing, r):
-                        extra = [Tile(number=number, colour=c) for c in combo]
-                        if not all(have_tile(t) for t in extra):
-                            continue
-                        for x in range(0, min(spare_jokers, room - r) + 1):
-                            if r + x:
-                                found.add((tuple(sorted((self.index(t), 1) for t in extra)), x))
+                        add([Tile(number=members[0].number, colour=c) for c in combo])
                 continue
-            colour = reading.stands_for[0].colour
-            held = {t.number for t in numbered}
-            low, high = min(held), max(held)
+            colour = members[0].colour
+            low, high = members[0].number, members[-1].number
             lowest, highest = self.numbers[0], self.numbers[-1]
             for a in range(lowest, low + 1):
                 for b in range(high, highest + 1):
-                    holes = [n for n in range(a, b + 1) if n not in held]
-                    for x in range(0, spare_jokers + 1):
-                        fill = own_jokers + x
-                        if fill > len(holes):
-                            break
-                        for spots in itertools.combinations(holes, fill):
-                            extra = [Tile(number=n, colour=colour) for n in holes if n not in spots]
-                            if not all(have_tile(t) for t in extra):
-                                continue
-                            option = (tuple(sorted((self.index(t), 1) for t in extra)), x)
-                            found.add(option)
+                    numbers = list(range(a, low)) + list(range(high + 1, b + 1))
+                    if numbers:
+                        add([Tile(number=n, colour=colour) for n in numbers])
         return sorted(found, key=lambda e: (len(e[0]) + e[1], e))
 
 

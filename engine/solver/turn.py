@@ -155,7 +155,8 @@ def solve_turn(
             for option, jokers, var in zip(s.extensions, s.extension_jokers, locked_vars[k]):
                 if x[var] > 0:
                     extra = [pos.tile(i) for i, n in option for _ in range(n)]
-                    extra += [pos.joker_tile[ANY]] * jokers
+                    if jokers:
+                        extra += [pos.joker_tile[ANY]] * jokers
                     sets.append(_ordered(list(s.tiles), extra, pos.edition) if extra else list(s.tiles))
                     flags.append(not option and not jokers)
     for layer in (table_layer, freed_layer, opening_layer):
