@@ -16,7 +16,7 @@ optimal (:mod:`engine.solver.turn`) for the rest. What "legal" means comes from 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from rummi.engine.editions import Edition
@@ -120,8 +120,9 @@ def solve(
     pos = Position(table, rack, _edition_of(edition, rules), view)
     if not pos.rack_in:
         return _draw("the rack is empty", goal, pos)
-    answer = _best(pos, opened, goal)
-    answer = _judged(pos, answer, opened, goal, rules)
+    answer, judged = _best(pos, opened, goal, rules)
+    if not judged:
+        answer = _judged(pos, answer, opened, goal, rules)
     if answer is None:
         return _draw(_why_no_opening(pos, goal), goal, pos)
     if answer.tiles == 0:
@@ -132,16 +133,42 @@ def solve(
     return _hint(pos, answer, goal, opened)
 
 
-def _best(pos: Position, opened: bool, goal: Objective) -> TurnAnswer | None:
+def _best(pos: Position, opened: bool, goal: Objective, rules: Any) -> tuple[TurnAnswer | None, bool]:
     """The fastest exact method that models this position: the opening search, the dynamic
-    programme after the opening, or the integer program for everything else."""
+    programme after the opening, or the integer program for everything else.
+
+    Also whether the answer was already judged legal by the referee. Where the preset's joker
+    rules keep the dynamic programme out, it still answers the same position with the table
+    jokers free: every legal play is among those, so when the referee accepts its best play
+    that play is the best legal one (the packed objective, tie-breaks included, can only be
+    lower under more rules); otherwise the integer program, which encodes the rules, answers.
+    """
     if opening.applies(pos, opened):
-        return opening.search(pos, goal)
+        return opening.search(pos, goal), False
     if dp.applies(pos, opened):
         answer = dp.solve_after_opening(pos, goal)
         if answer is not None:
-            return answer
-    return solve_turn(pos, opened, goal)
+            return answer, False
+    relaxed = _jokers_free(pos)
+    if relaxed is not None and _judgeable(rules) and dp.applies(relaxed, opened):
+        answer = dp.solve_after_opening(relaxed, goal)
+        if answer is not None and answer.tiles == 0:
+            return answer, True  # nothing fits even with free jokers
+        if answer is not None and _legal(pos, answer, opened, rules):
+            return answer, True
+    return solve_turn(pos, opened, goal), False
+
+
+def _jokers_free(pos: Position) -> Position | None:
+    """The same position under rules that let table jokers go anywhere (a relaxation), or
+    ``None`` when the position has no table joker to relax."""
+    if not pos.table_jokers:
+        return None
+    view = replace(
+        pos.rules, free_by_rearranging=True, freed_min_own_tiles=0, freed_in_new_set=False,
+        strict_joker_group=False,
+    )
+    return Position(pos.table_sets_in, pos.rack_in, pos.edition, view)
 
 
 def _judged(
