@@ -179,10 +179,21 @@ def test_objective_enum_and_text_agree():
     assert hint("r5 r6 r7", "r8", objective=Objective.VALUE).to_dict()["objective"] == "value"
 
 
-def test_a_set_with_a_twist_special_joker_stays_as_it_is():
+def test_a_set_with_a_twist_special_joker_grows_from_the_rack():
     h = hint("r5 Jd r8 | k1 k2 k3", "k4 r9", edition="twist")
-    assert format_tiles(h.play) == "k4"
-    assert "r5 Jd r8" in [format_tiles(s) for s in h.table]
+    assert sorted(map(str, h.play)) == ["k4", "r9"]
+    assert "r5 Jd r8 r9" in [format_tiles(s) for s in h.table]
+
+
+def test_twist_special_jokers_are_played_from_the_rack():
+    # issue 19 case 5: the double joker opens (k10 k11 k12 k13 = 46), and extends a table set
+    h = hint("", "k10 Jd k13", opened=False, edition="twist")
+    assert (h.tiles_played, h.opening_value) == (3, 46)
+    h = hint("k3 Jd k6", "k7", edition="twist")
+    assert format_tiles(h.play) == "k7" and not h.is_draw
+    h = hint("r5 r6 r7", "Jm r2 r3 r3 r2", edition="twist")
+    assert "r2 r3 Jm r3 r2" in [format_tiles(s) for s in h.table]
+    assert judged("r5 r6 r7", h, "pressman_us_2009", edition="twist").legal
 
 
 def test_a_locked_set_grows_in_reading_order():

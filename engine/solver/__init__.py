@@ -24,7 +24,7 @@ from rummi.engine.errors import RummiError
 from rummi.engine.notation import format_sets, format_tiles
 from rummi.engine.referee.judge import judge_turn
 from rummi.engine.rules import Rules
-from rummi.engine.solver import dp, opening
+from rummi.engine.solver import dp, opening, specials
 from rummi.engine.solver.explain import explain
 from rummi.engine.solver.position import Position, RuleView
 from rummi.engine.solver.turn import Objective, TurnAnswer, solve_turn
@@ -121,6 +121,9 @@ def solve(
     if not pos.rack_in:
         return _draw("the rack is empty", goal, pos)
     answer, judged = _best(pos, opened, goal, rules)
+    if specials.applies(pos):
+        answer = specials.solve(pos, opened, goal, answer, lambda sub, o: _best(sub, o, goal, rules)[0])
+        judged = False
     if not judged:
         answer = _judged(pos, answer, opened, goal, rules)
     if answer is None:
