@@ -177,23 +177,32 @@ def joker_deal(seed: int, edition: str = "standard") -> Deal:
     Like :func:`small_deal` (a few table sets, a short rack near the table's tiles), but every
     position holds a table joker, so every preset's retrieval rules are at stake.
     """
+    from rummi.engine.melds import classify
+
     rnd = random.Random(f"jokers/{edition}/{seed}")
     ed = get_edition(edition)
     box = _box(ed)
     table: list[list[Tile]] = []
     wanted = rnd.choice([1, 1, 1, 2])
-    jokers = ed.joker_count
+    joker_box = _joker_tiles(ed)
+    rnd.shuffle(joker_box)
     tries = 0
-    while (len(table) < 1 or wanted > 0) and tries < 200:
+    while (len(table) < 1 or wanted > 0) and tries < 500:
         tries += 1
-        s = _random_set(rnd, ed, box, wanted)
-        if s is None or (wanted and not any(t.is_joker for t in s)):
+        s = _random_set(rnd, ed, box, wanted, joker_box[0] if joker_box else JOKER)
+        if s is None or (wanted and not any(t.is_joker for t in s)) or not classify(s, ed).valid:
             continue
-        used = sum(t.is_joker for t in s)
-        wanted -= used
-        jokers -= used
+        used = [t for t in s if t.is_joker]
+        wanted -= len(used)
+        for t in used:
+            joker_box.remove(t)
         box.subtract(Counter(t for t in s if not t.is_joker))
         table.append(s)
+    while not table:  # no joker could be placed validly (a Twist special joker): a plain set
+        s = _random_set(rnd, ed, box, 0)
+        if s is not None:
+            box.subtract(Counter(s))
+            table.append(s)
     for _ in range(rnd.choice([0, 1, 1, 2])):
         s = _random_set(rnd, ed, box, 0)
         if s is not None:
@@ -214,6 +223,6 @@ def joker_deal(seed: int, edition: str = "standard") -> Deal:
         if box[cand] > 0:
             box[cand] -= 1
             rack.append(cand)
-    if jokers > 0 and rnd.random() < 0.25:
-        rack.append(JOKER)
+    if joker_box and rnd.random() < (0.6 if len(set(joker_box)) > 1 else 0.25):
+        rack.append(joker_box[0])
     return Deal(table=table, rack=rack, opened=rnd.random() < 0.85, edition=ed)

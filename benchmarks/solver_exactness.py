@@ -43,6 +43,9 @@ SMALL_EDITIONS = ["standard", "standard", "xp", "start_right", "standard4j"]
 FREE_JOKERS = dict(freed_joker_in_new_set=False, freed_joker_min_own_tiles=0, joker_free_by_rearranging=True)
 #: one class per preset: small positions with table jokers, judged under that preset
 JOKER_CLASSES = {f"jokers: {name}": name for name in PRESETS}
+#: the same positions in the boxes with other jokers (default preset): Twist's special jokers
+#: (on the table and the rack) and Expert's coloured jokers
+EDITION_CLASSES = {"jokers: twist": "twist", "jokers: expert": "expert"}
 
 
 def check_class(name: str, count: int, first: int = 0) -> tuple[int, int, int]:
@@ -57,6 +60,10 @@ def check_class(name: str, count: int, first: int = 0) -> tuple[int, int, int]:
             reference = reference_best
         elif name in JOKER_CLASSES:
             rules = get_rules(JOKER_CLASSES[name])
+            position = joker_deal(seed, rules.edition)
+            reference = reference_best
+        elif name in EDITION_CLASSES:
+            rules = get_rules("pressman_us_2009", edition=EDITION_CLASSES[name])
             position = joker_deal(seed, rules.edition)
             reference = reference_best
         else:
@@ -108,10 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1000, help="positions per class (default 1000)")
     parser.add_argument("--first", type=int, default=0, help="first seed (to extend an earlier run)")
-    parser.add_argument("--classes", nargs="*", default=["small", *JOKER_CLASSES, *CLASSES],
+    parser.add_argument("--classes", nargs="*", default=["small", *JOKER_CLASSES, *EDITION_CLASSES, *CLASSES],
                         help="classes to check")
     args = parser.parse_args(argv)
-    known = {"small", *JOKER_CLASSES, *CLASSES}
+    known = {"small", *JOKER_CLASSES, *EDITION_CLASSES, *CLASSES}
     unknown = [name for name in args.classes if name not in known]
     if unknown:
         parser.error(f"unknown class {', '.join(unknown)}; known: {', '.join(sorted(known))}")

@@ -58,9 +58,10 @@ class Reference:
             return
         first, rest = items[0], items[1:]
         seen: set[tuple[Tile, ...]] = set()
+        mixed = any(t.is_joker and t.joker is not None and t.joker.is_special for t in items)
         partners = [
             t for t in rest
-            if t.is_joker or first.is_joker or t.number == first.number or t.colour == first.colour
+            if mixed or t.is_joker or first.is_joker or t.number == first.number or t.colour == first.colour
         ]
         for size in range(2, min(len(partners), 12) + 1):
             for combo in itertools.combinations(range(len(partners)), size):
