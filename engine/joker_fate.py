@@ -189,7 +189,7 @@ def read_joker_fates(
 
     fates: list[JokerFate] = []
     problems: list[JokerProblem] = []
-    hosts = _intact_pairs(old, new)  # before index -> after index
+    hosts = intact_pairs(old, new)  # before index -> after index
     used_after = set(hosts.values())
     loose: list[_Loose] = []
     for b, tiles in enumerate(old):
@@ -228,18 +228,17 @@ def read_joker_fates(
     return JokerReading(tuple(fates), tuple(problems), legal=not problems and best.ok)
 
 
-def _intact_pairs(old: tuple[tuple[Tile, ...], ...], new: tuple[tuple[Tile, ...], ...]) -> dict[int, int]:
-    """Old sets still on the table with exactly their tiles, paired with their after-set."""
-    free = list(range(len(new)))
-    counts = [Counter(s) for s in new]
+def intact_pairs(old: Sequence[Sequence[Tile]], new: Sequence[Sequence[Tile]]) -> dict[int, int]:
+    """Old sets still on the table with exactly their tiles (any order): before index -> after
+    index, each after-set paired once, the first free one in table order."""
+    free: dict[tuple[str, ...], list[int]] = {}
+    for a, s in enumerate(new):
+        free.setdefault(tuple(sorted(map(str, s))), []).append(a)
     pairs: dict[int, int] = {}
     for b, tiles in enumerate(old):
-        wanted = Counter(tiles)
-        for a in free:
-            if counts[a] == wanted:
-                pairs[b] = a
-                free.remove(a)
-                break
+        left = free.get(tuple(sorted(map(str, tiles))))
+        if left:
+            pairs[b] = left.pop(0)
     return pairs
 
 

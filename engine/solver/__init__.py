@@ -184,7 +184,7 @@ def _judged(
     hint. Should a fast method's play ever be judged illegal, the integer program answers
     instead; should that too be judged illegal, it is a defect, raised rather than shown.
     """
-    if answer is None or answer.tiles == 0 or not _judgeable(rules):
+    if answer is None or answer.tiles == 0 or not _judgeable(rules) or not _jokers_ruled(pos):
         return answer
     if _legal(pos, answer, opened, rules):
         return answer
@@ -195,6 +195,20 @@ def _judged(
         "internal error: the solver's best play is judged illegal by the referee; please report "
         f"this position (table {format_sets(pos.table_sets_in)}, rack {format_tiles(pos.rack_in)})"
     )
+
+
+def _jokers_ruled(pos: Position) -> bool:
+    """Whether a joker rule of the preset is at stake: a table joker under retrieval rules, a
+    locked set, or a Twist special joker. Elsewhere the methods' answers need no judge (each is
+    checked against independent references by benchmarks/solver_exactness.py), and the judge
+    would cost more than the hint (10-20 ms on a 40-tile table)."""
+    rules = pos.rules
+    if pos.unplayable_rack or any(s.locked for s in pos.sets):
+        return True
+    if not pos.table_jokers:
+        return False
+    free = rules.free_by_rearranging and rules.freed_min_own_tiles == 0 and not rules.freed_in_new_set
+    return not free or any(j.needs_all for j in pos.table_jokers)
 
 
 def _judgeable(rules: Any) -> bool:
