@@ -252,3 +252,8 @@ def test_a_locked_set_takes_a_rack_joker_under_pagat_sabra():
     h = hint("r5 J r7", "J", rules="pagat_sabra")
     assert h.tiles_played == 1 and not h.is_draw
     assert judged("r5 J r7", h, "pagat_sabra").legal
+
+
+def test_a_twist_draw_counts_sets_with_special_jokers_in_its_reason():
+    h = hint("", "k1 Jd k4 o2", opened=False, edition="twist")
+    assert h.is_draw and "worth 10" in h.reason  # k1 Jd k4 = 1 + 2 + 3 + 4

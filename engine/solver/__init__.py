@@ -268,6 +268,11 @@ def _why_no_opening(pos: Position, goal: Objective) -> str:
         best = opening.search(pos, goal, with_threshold=False)
     else:
         best = solve_turn(pos, False, Objective.VALUE, with_threshold=False)
+    if specials.applies(pos):  # Twist: sets with a special joker count too
+        free = Position(pos.table_sets_in, pos.rack_in, pos.edition, replace(pos.rules, threshold=0))
+        for c in specials.candidates(free, False):
+            if best is None or c.opening_value > best.opening_value:
+                best = TurnAnswer(list(c.rack), [list(c.tiles)], [False], len(c.rack), 0, c.opening_value)
     if best is None or best.tiles == 0:
         return "no set can be made from the rack alone, so there is no opening"
     return f"the best sets from the rack alone are worth {best.opening_value}, the opening needs {need}"
