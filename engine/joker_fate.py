@@ -415,7 +415,7 @@ def _try(
         if home is not None:
             room[home] -= 1
         own = sum(1 for t in new[home] if not t.is_joker) if home is not None else 0
-        by = picks.get(id(j), ())
+        by = picks.get(id(j), ()) or _seen_replacement(j, played_num - landed, after_num - played_num)
         fates.append(
             JokerFate(
                 j.before_set, j.joker, kept=False, after_set=home, replaced_by=by,
@@ -456,6 +456,17 @@ def _replacements(needy: list[_Loose], spare: Counter[Tile]) -> dict[int, tuple[
         if not Counter(t for tiles in pick for t in tiles) - spare:
             return {id(j): tiles for j, tiles in zip(needy, pick)}
     return None
+
+
+def _seen_replacement(j: _Loose, rack_left: Counter[Tile], table_left: Counter[Tile]) -> tuple[Tile, ...]:
+    """For a joker the preset lets go without one: a tile it stood for that came in from the
+    rack, else one on the table, as the turn's record of what took its place (or nothing)."""
+    meanings = sort_tiles({t for tiles in j.meanings.values() for t in tiles})
+    for pool in (rack_left, table_left):
+        for t in meanings:
+            if pool[t] > 0:
+                return (t,)
+    return ()
 
 
 def _source(tiles: tuple[Tile, ...], played_num: Counter[Tile]) -> str:
