@@ -34,10 +34,11 @@ from rummi.engine.rules import get_rules
 from rummi.engine.tiles import Tile
 
 SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples"
-#: Tile width as a share of the frame width (about 49 px at 1280x720, as a phone on a stand sees it).
-TILE_WIDTH_SHARE = 0.038
-SLOT_COLUMNS = 3
-MAX_SET = 6
+#: Tile width as a share of the frame width: 64 px at 1280x720, as in the real photos (a
+#: phone on a stand over a small table).
+TILE_WIDTH_SHARE = 0.05
+SLOT_COLUMNS, SLOT_ROWS = 3, 5
+MAX_SET = 5
 SKIN_BGR = (120, 150, 205)
 SLEEVE_BGR = (90, 60, 40)
 
@@ -125,7 +126,7 @@ def script_game(seed: int, turns: int = 10, players: Sequence[str] = ("Ann", "Bo
     candidates = _candidate_sets(sorted(bank))
     used: Counter[str] = Counter()
     slots: Slots = {}
-    free = list(range(SLOT_COLUMNS * 6))
+    free = list(range(SLOT_COLUMNS * SLOT_ROWS))
 
     def take_set() -> tuple[str, ...] | None:
         order = rng.permutation(len(candidates))
@@ -179,13 +180,12 @@ def script_game(seed: int, turns: int = 10, players: Sequence[str] = ("Ann", "Bo
                 steps.append(Step("draw", dict(slots), wait=wait + 1.0, player=player))
                 continue
             place(tiles)
-        if kind == "take_back" and not any(len(t) >= 4 for t in slots.values()):
-            kind = "invalid"  # nothing to take back without breaking a set
         if kind == "invalid":
             pair = _invalid_pair(bank, used, rng)
             place(pair)
         if kind == "take_back":
-            long_sets = [s for s, tiles in slots.items() if len(tiles) >= 4]
+            # a tile taken back from a long set if there is one (else the set left is a pair)
+            long_sets = [s for s, tiles in slots.items() if len(tiles) >= 4] or sorted(slots)
             slot = long_sets[int(rng.integers(len(long_sets)))]
             removed = slots[slot][-1]
             slots[slot] = slots[slot][:-1]
@@ -202,7 +202,7 @@ def script_game(seed: int, turns: int = 10, players: Sequence[str] = ("Ann", "Bo
                 used[tile] += 1
             slots.clear()
             slots.update(before)
-            free[:] = [s for s in range(SLOT_COLUMNS * 6) if s not in slots]
+            free[:] = [s for s in range(SLOT_COLUMNS * SLOT_ROWS) if s not in slots]
             steps.append(Step("restore", dict(slots), wait=float(rng.uniform(2.6, 3.2)), player=player))
     return GameScript(players=tuple(players), preset="pressman_us_2009", overrides={"turn_seconds": turn_seconds},
                       start=start, steps=steps, opened=tuple(players))
@@ -275,7 +275,7 @@ class RenderedVideo:
 # --- the film ---------------------------------------------------------------------------------
 
 
-class _Table:
+class TableView:
     """Draws a table state: every set in its slot, tile by tile, from the real-tile bank."""
 
     def __init__(self, rng: np.random.Generator, size: tuple[int, int], bank: dict[str, list[RealTile]],
@@ -292,7 +292,7 @@ class _Table:
         column, row = slot % SLOT_COLUMNS, slot // SLOT_COLUMNS
         tile_height = self.tile_width * 4 / 3
         x = self.width * 0.05 + column * (self.width * 0.9 / SLOT_COLUMNS)
-        y = self.height * 0.08 + row * tile_height * 1.65
+        y = self.height * 0.08 + row * tile_height * 1.55
         return x, y
 
     def draw(self, slots: Slots) -> np.ndarray:
@@ -315,7 +315,7 @@ class _Table:
         return self._cache[key]
 
 
-def _hand(frame: np.ndarray, entry: np.ndarray, tip: np.ndarray, scale: float,
+def draw_hand(frame: np.ndarray, entry: np.ndarray, tip: np.ndarray, scale: float,
           blur: np.ndarray | None = None) -> None:
     """An arm from the frame edge at ``entry`` to a hand at ``tip``, skin coloured, soft edged,
     smeared along ``blur`` (a motion-blur kernel) when it moves fast. Drawn in place."""
@@ -361,7 +361,7 @@ def render_video(script: GameScript, path: Path, *, seed: int, size: tuple[int, 
     bank = bank if bank is not None else sample_tile_bank()
     surface = surface or str(rng.choice(["wood", "cloth", "plain"]))
     width, height = size
-    table = _Table(rng, size, bank, surface)
+    table = TableView(rng, size, bank, surface)
     fourcc = cv2.VideoWriter_fourcc(*("mp4v" if path.suffix.lower() == ".mp4" else "MJPG"))
     writer = cv2.VideoWriter(str(path), fourcc, fps, size)
     if not writer.isOpened():
@@ -415,7 +415,7 @@ def render_video(script: GameScript, path: Path, *, seed: int, size: tuple[int, 
             image = table.draw(state).copy()
             blur = _blur_kernel(rng) if rng.random() < 0.5 else None
             effects["blur"] += blur is not None
-            _hand(image, entry, tip, scale, blur)
+            draw_hand(image, entry, tip, scale, blur)
             emit(image)
 
     truth: list[TruthTurn] = []
@@ -445,7 +445,7 @@ def render_video(script: GameScript, path: Path, *, seed: int, size: tuple[int, 
         still(step.wait)
         before = dict(state)
         target_slots = [s for s in set(before) | set(step.after) if before.get(s) != step.after.get(s)]
-        slot = target_slots[0] if target_slots else int(rng.integers(SLOT_COLUMNS * 6))
+        slot = target_slots[0] if target_slots else int(rng.integers(SLOT_COLUMNS * SLOT_ROWS))
         x, y = table.slot_origin(slot)
         target = np.array([x + table.tile_width * 2, y + table.tile_width])
         seat = script.players.index(step.player) if step.player in script.players else int(rng.integers(len(script.players)))

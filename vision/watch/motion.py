@@ -33,6 +33,10 @@ THUMB_WIDTH = 160
 #: A thumbnail pixel "differs" when its brightness, relative to the frame's mean, changes by
 #: more than this (sensor noise after the blur stays under 0.05; a tile on wood is about 1.0).
 PIXEL_STEP = 0.15
+#: A whole-picture shift is trusted when phase correlation answers at least this strongly...
+MIN_ALIGNMENT = 0.2
+#: ...and it is at most this many thumbnail pixels (a knock, not a new view).
+MAX_SHIFT = 3.0
 #: Share of the frame's nine regions that must move at once to call it the camera, not a hand.
 CAMERA_REGIONS = 7
 
@@ -62,6 +66,18 @@ class MotionGauge:
         self._current: np.ndarray | None = None
         self._reference: np.ndarray | None = None
         self._scanned: np.ndarray | None = None
+        self._aligned: np.ndarray | None = None
+        self._raw: np.ndarray | None = None
+        self._raw_reference: np.ndarray | None = None
+        self._raw_scanned: np.ndarray | None = None
+        self._window: np.ndarray | None = None
+        self._shift = np.zeros(2)
+        self._frame_width = 1
+
+    @property
+    def shift(self) -> np.ndarray:
+        """How far (x, y, frame pixels) the picture moved since the reference: a bumped camera."""
+        return self._shift / self.scale
 
     @property
     def scale(self) -> float:
@@ -71,36 +87,74 @@ class MotionGauge:
         return self._current.shape[1] / self._frame_width
 
     def measure(self, frame_bgr: np.ndarray) -> FrameMotion:
-        thumb = self._thumbnail(frame_bgr)
+        raw, thumb = self._thumbnails(frame_bgr)
         self._previous, self._current = self._current, thumb
+        self._raw = raw
         motion, camera = 0.0, False
         if self._previous is not None and self._previous.shape == thumb.shape:
             moved = np.abs(thumb - self._previous) > self.pixel_step
             motion = float(moved.mean())
             camera = _regions_moving(moved) >= CAMERA_REGIONS
-        return FrameMotion(motion=motion, changed=self._differing(self._reference), camera=camera,
-                           changed_since_scan=self._differing(self._scanned))
+        self._aligned, self._shift = self._align(self._reference, self._raw_reference)
+        scanned, _ = self._align(self._scanned, self._raw_scanned)
+        return FrameMotion(motion=motion, changed=self._differing(self._aligned), camera=camera,
+                           changed_since_scan=self._differing(scanned))
 
     def keep_as_reference(self) -> None:
         """The last measured frame shows the table as it now stands."""
-        self._reference = self._current
+        self._reference, self._raw_reference = self._current, self._raw
 
     def keep_as_scanned(self) -> None:
         """The last measured frame was scanned: later frames tell whether the table changed since."""
-        self._scanned = self._current
+        self._scanned, self._raw_scanned = self._current, self._raw
+
+    def changed_share(self, corners: np.ndarray) -> float:
+        """Share of the thumbnail pixels under ``corners`` (frame pixels) that differ from the
+        reference: about 0 where the table did not change at all (1.0 with no reference)."""
+        reference = self._aligned
+        if reference is None or self._current is None or reference.shape != self._current.shape:
+            return 1.0
+        scale = self.scale
+        height, width = self._current.shape
+        x0, y0 = np.clip(np.floor(corners.min(axis=0) * scale).astype(int), 0, [width - 1, height - 1])
+        x1, y1 = np.clip(np.ceil(corners.max(axis=0) * scale).astype(int) + 1, 1, [width, height])
+        # twice the usual step: a tile put down, taken or swapped differs by far more, while a
+        # knocked camera's shift, undone to a fraction of a pixel, leaves faint edges
+        region = np.abs(self._current[y0:y1, x0:x1] - reference[y0:y1, x0:x1]) > 2 * self.pixel_step
+        return float(region.mean()) if region.size else 1.0
+
+    def _align(self, other: np.ndarray | None, other_raw: np.ndarray | None) -> tuple[np.ndarray | None, np.ndarray]:
+        """``other`` moved onto the current thumbnail, and the shift (x, y thumbnail pixels),
+        when the whole picture shifted a little (a camera knocked on its stand): the table did
+        not change, the view did."""
+        still = np.zeros(2)
+        if other is None or other_raw is None or other.shape != self._current.shape:
+            return other, still
+        if self._window is None or self._window.shape != other.shape:
+            self._window = cv2.createHanningWindow(other.shape[::-1], cv2.CV_32F)
+        # copies: phaseCorrelate of OpenCV 5.0 scales its inputs in place
+        (dx, dy), response = cv2.phaseCorrelate(other_raw.copy(), self._raw.copy(), self._window)
+        if response < MIN_ALIGNMENT or max(abs(dx), abs(dy)) > MAX_SHIFT or max(abs(dx), abs(dy)) < 0.1:
+            return other, still
+        matrix = np.float32([[1, 0, dx], [0, 1, dy]])
+        height, width = other.shape
+        moved = cv2.warpAffine(other, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return moved, np.array([dx, dy])
 
     def _differing(self, other: np.ndarray | None) -> int:
         if other is None or self._current is None or other.shape != self._current.shape:
             return 0
         return int((np.abs(self._current - other) > self.pixel_step).sum())
 
-    def _thumbnail(self, frame_bgr: np.ndarray) -> np.ndarray:
+    def _thumbnails(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The sharp thumbnail (to measure a shift) and the softened one (to compare pixels)."""
         height, width = frame_bgr.shape[:2]
         self._frame_width = width
         size = (self.thumb_width, max(2, round(self.thumb_width * height / width)))
         grey = cv2.cvtColor(cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-        grey = cv2.GaussianBlur(grey.astype(np.float32), (3, 3), 0)
-        return grey / max(float(grey.mean()), 1.0)
+        raw = grey.astype(np.float32)
+        raw /= max(float(raw.mean()), 1.0)
+        return raw, cv2.GaussianBlur(raw, (0, 0), 1.0)
 
 
 def _regions_moving(moved: np.ndarray) -> int:

@@ -45,10 +45,17 @@ from rummi.engine.referee import Side, Spot, judge_turn
 from rummi.engine.referee.verdicts import Status, TurnVerdict
 from rummi.engine.rules import Rules, get_rules
 from rummi.engine.tiles import Tile
+from rummi.vision.detections import TileDetections
+from rummi.vision.layout import lay_out
 from rummi.vision.scanner import ScanResult
 from rummi.vision.watch.consensus import Reading, ReadingWindow
 from rummi.vision.watch.events import DISTURBED, SETTLED, TURN, UNCERTAIN, WatchEvent
 from rummi.vision.watch.motion import FrameMotion, MotionGauge
+
+#: A tile of a new reading stands where an old one stood when their centres are this close (tile widths)...
+SAME_SPOT = 0.4
+#: ...and it is the same tile when at most this share of its thumbnail pixels changed.
+UNCHANGED_SHARE = 0.1
 
 STARTING, STEADY, MOVING, SETTLING = "starting", "settled", "disturbed", "settling"
 
@@ -80,7 +87,7 @@ class WatchSettings:
     #: A reading that lost this many tiles at once is a hand resting over them, not a turn...
     hidden_tiles: int = 3
     #: ...unless the table stays like that for this many seconds.
-    hidden_accept_seconds: float = 8.0
+    hidden_accept_seconds: float = 4.0
 
     def __post_init__(self) -> None:
         if self.settle_seconds <= 0 or self.first_scan_after < 0 or self.quick_settle_seconds < 0:
@@ -195,9 +202,11 @@ class TurnTracker:
                 return events
             self._start_settling()
         if self.state in (STARTING, MOVING):
-            if self.reading is not None and still_for >= self.settings.quick_settle_seconds \
-                    and motion.changed <= self._change_limit():
-                return self._settle_unchanged(time, self.reading)
+            if self.reading is not None and motion.changed <= self._change_limit():
+                # The pixels are the settled table's: a hand passed. No scan, no turn.
+                if still_for >= self.settings.quick_settle_seconds:
+                    return self._settle_unchanged(time, self.reading)
+                return events
             if still_for >= self.settings.first_scan_after:
                 self._start_settling()
         if self.state == SETTLING:
@@ -275,6 +284,7 @@ class TurnTracker:
         if self.reading is None:
             self._turn_started = settled_at
             return self._settle_unchanged(time, reading, first=True)
+        reading = self._keep_unmoved_tiles(reading)
         before, after = self.table, _table_of(reading)
         if _same_table(before, after):
             return self._settle_unchanged(time, reading)
@@ -282,7 +292,9 @@ class TurnTracker:
             self._restore_to = None
             self._turn_started = settled_at  # the next player's time starts once the table is back
             return self._settle_unchanged(time, reading, restored=True)
-        lost = sum((Counter(_tiles(before)) - Counter(_tiles(after))).values())
+        # Tiles an illegal play put down go back to the rack when the table is restored: not lost.
+        baseline = self._restore_to if self._restore_to is not None else before
+        lost = sum((Counter(_tiles(baseline)) - Counter(_tiles(after))).values())
         if lost >= self.settings.hidden_tiles and time - settled_at < self.settings.hidden_accept_seconds:
             # Keep scanning: either the hand lifts (motion) or the table stays so long it is real.
             self.window.clear()
@@ -297,6 +309,36 @@ class TurnTracker:
                            after_reading=reading, settled_at=settled_at, started=started, drew=False)
         self.reading = reading
         return settled + [turn]
+
+    def _keep_unmoved_tiles(self, reading: Reading) -> Reading:
+        """Where the pixels did not change since the table last settled, the tiles are the ones
+        read then, where they were; the new reading counts only where the picture changed.
+
+        So a tile misread under glare, an outline that slipped and split its set, or a tile the
+        finder missed this time never makes a turn; a knocked camera is followed by the shift
+        the thumbnails measure. A tile really taken, moved or swapped changes its pixels.
+        """
+        old = self.reading
+        if old is None or not len(old.found):
+            return reading
+        shift = self.gauge.shift.astype(np.float32)
+        kept = [j for j in range(len(old.found))
+                if self.gauge.changed_share(old.found.corners[j] + shift) <= UNCHANGED_SHARE]
+        if not kept:
+            return reading
+        width = old.tile_width or 1.0
+        kept_centres = old.found.centers[kept] + shift
+        fresh = [i for i, centre in enumerate(reading.found.centers)
+                 if np.linalg.norm(kept_centres - centre, axis=1).min() > SAME_SPOT * width]
+        found = TileDetections(
+            corners=np.concatenate([old.found.corners[kept] + shift, reading.found.corners[fresh]]),
+            find_confidence=np.concatenate([old.found.find_confidence[kept], reading.found.find_confidence[fresh]]),
+            labels=tuple(old.found.labels[j] for j in kept) + tuple(reading.found.labels[i] for i in fresh),
+            read_confidence=np.concatenate([old.found.read_confidence[kept], reading.found.read_confidence[fresh]]),
+        )
+        unsure = [n for n, j in enumerate(kept) if j in old.uncertain]
+        unsure += [len(kept) + n for n, i in enumerate(fresh) if i in reading.uncertain]
+        return Reading(found=found, layout=lay_out(found, "table"), uncertain=tuple(unsure))
 
     def _settle_unchanged(self, time: float, reading: Reading, *, first: bool = False, restored: bool = False,
                           changed: bool = False, keep_reading: bool = True) -> list[WatchEvent]:
