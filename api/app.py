@@ -24,7 +24,7 @@ from rummi.api.deps import Inference
 from rummi.api.errors import install_error_handlers
 from rummi.api.game_records import GameRecords
 from rummi.api.limits import BodyLimitMiddleware
-from rummi.api.routers import games, meta, photos, play
+from rummi.api.routers import games, meta, photos, play, watch
 from rummi.api.settings import API_PREFIX, API_VERSION, Settings
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -58,10 +58,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(play.router, prefix=API_PREFIX)
     app.include_router(games.router, prefix=API_PREFIX)
     app.include_router(photos.router, prefix=API_PREFIX)
+    app.include_router(watch.router, prefix=API_PREFIX)
     app.add_middleware(
         BodyLimitMiddleware,
         default=settings.max_json_bytes,
-        per_path={f"{API_PREFIX}{path}": settings.max_upload_bytes for path in photos.UPLOAD_PATHS},
+        per_path={
+            f"{API_PREFIX}{path}": settings.max_upload_bytes for path in (*photos.UPLOAD_PATHS, *watch.UPLOAD_PATHS)
+        },
     )
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -210,6 +210,7 @@ class _GameRecorder:
         turn = self.game.play(data["player"], before, after, drew=1 if data["drew"] else 0,
                               seconds=data["seconds"], uncertain=event.spots)
         self.store.add_turn(self.game_id, turn)
+        data["recorded"] = True
 
     def close(self) -> None:
         self.store.close()

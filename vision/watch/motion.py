@@ -108,20 +108,20 @@ class MotionGauge:
         """The last measured frame was scanned: later frames tell whether the table changed since."""
         self._scanned, self._raw_scanned = self._current, self._raw
 
-    def changed_share(self, corners: np.ndarray) -> float:
-        """Share of the thumbnail pixels under ``corners`` (frame pixels) that differ from the
-        reference: about 0 where the table did not change at all (1.0 with no reference)."""
+    def difference_at(self, corners: np.ndarray) -> float:
+        """Mean brightness difference from the reference under ``corners`` (frame pixels), in
+        units of the frame's mean brightness: about 0.01 where nothing changed, several times
+        more where a tile was put down, taken or swapped, even light tiles on a light cloth
+        (their ink differs). Infinite when there is no reference to compare with."""
         reference = self._aligned
         if reference is None or self._current is None or reference.shape != self._current.shape:
-            return 1.0
+            return float("inf")
         scale = self.scale
         height, width = self._current.shape
         x0, y0 = np.clip(np.floor(corners.min(axis=0) * scale).astype(int), 0, [width - 1, height - 1])
         x1, y1 = np.clip(np.ceil(corners.max(axis=0) * scale).astype(int) + 1, 1, [width, height])
-        # twice the usual step: a tile put down, taken or swapped differs by far more, while a
-        # knocked camera's shift, undone to a fraction of a pixel, leaves faint edges
-        region = np.abs(self._current[y0:y1, x0:x1] - reference[y0:y1, x0:x1]) > 2 * self.pixel_step
-        return float(region.mean()) if region.size else 1.0
+        region = np.abs(self._current[y0:y1, x0:x1] - reference[y0:y1, x0:x1])
+        return float(region.mean()) if region.size else float("inf")
 
     def _align(self, other: np.ndarray | None, other_raw: np.ndarray | None) -> tuple[np.ndarray | None, np.ndarray]:
         """``other`` moved onto the current thumbnail, and the shift (x, y thumbnail pixels),

@@ -54,8 +54,11 @@ from rummi.vision.watch.motion import FrameMotion, MotionGauge
 
 #: A tile of a new reading stands where an old one stood when their centres are this close (tile widths)...
 SAME_SPOT = 0.4
-#: ...and it is the same tile when at most this share of its thumbnail pixels changed.
-UNCHANGED_SHARE = 0.1
+#: ...and it is the same tile when its pixels differ from the settled table's by at most this
+#: (mean difference in units of the frame's brightness; sensor noise is about 0.01, a tile taken
+#: off a light cloth about 0.1). Too low only costs trusting a new reading; too high would keep
+#: a tile that is gone.
+UNCHANGED_DIFFERENCE = 0.04
 
 STARTING, STEADY, MOVING, SETTLING = "starting", "settled", "disturbed", "settling"
 
@@ -323,7 +326,7 @@ class TurnTracker:
             return reading
         shift = self.gauge.shift.astype(np.float32)
         kept = [j for j in range(len(old.found))
-                if self.gauge.changed_share(old.found.corners[j] + shift) <= UNCHANGED_SHARE]
+                if self.gauge.difference_at(old.found.corners[j] + shift) <= UNCHANGED_DIFFERENCE]
         if not kept:
             return reading
         width = old.tile_width or 1.0
