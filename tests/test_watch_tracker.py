@@ -83,7 +83,7 @@ def test_a_hand_or_a_flicker_is_no_turn_and_a_new_set_is_one(scanner, view):
     film.hand(START, START)  # a hand passes over and changes nothing
     film.still(START, 2.0)
     assert "disturbed" in film.kinds() and "turn" not in film.kinds()
-    assert film.tracker.counters.scans == 3  # the pass cost no scan: the pixels did not change
+    assert film.tracker.counters.scans == 2  # the pass cost no scan: the pixels did not change
     film.hand(START, PLAYED)
     film.still(PLAYED, 2.5)
     turns = [e for e in film.events if e.is_turn]
@@ -161,6 +161,14 @@ def test_a_reading_that_keeps_changing_is_uncertain():
     assert reading is not None and reading.sets == [["r5", "r6", "r7"]]
     # read r6 twice and r8 once: marked uncertain, so the referee tries its other readings
     assert [reading.found.labels[i] for i in reading.uncertain] == ["r6"]
+
+
+def test_the_gauge_docstring_example_holds():
+    import doctest
+
+    import rummi.vision.watch.motion as motion
+
+    assert doctest.testmod(motion).failed == 0
 
 
 def test_the_gauge_ignores_light_and_sees_a_tile():

@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the player whose turn it is drew at this time into the source (repeatable)")
     parser.add_argument("--paced", action="store_true", help="play a video file at its own speed, as a camera")
     parser.add_argument("--settle", type=float, default=None, metavar="SECONDS",
-                        help="how long the table must stay still before a reading counts (default 1.0)")
+                        help="how long the table must stay still before a reading counts (default 0.5)")
     parser.add_argument("--models", type=Path, default=None, help="folder with tile-finder/ and tile-reader/")
     parser.set_defaults(func=handle)
 

@@ -17,7 +17,7 @@ hand (the side it comes from).
     >>> import numpy as np
     >>> gauge = MotionGauge()
     >>> table = np.full((720, 1280, 3), 60, np.uint8); table[300:370, 600:652] = 230
-    >>> gauge.measure(table).motion, gauge.measure(table // 2 + 10).motion   # dimmer light: no motion
+    >>> gauge.measure(table).motion, gauge.measure((table * 0.8).astype(np.uint8)).motion  # dimmer: no motion
     (0.0, 0.0)
 """
 

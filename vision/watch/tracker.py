@@ -70,7 +70,7 @@ Table = list[list[Tile]]
 class WatchSettings:
     """How still is still, and how long the table must stay so before a reading counts.
 
-    The defaults suit a camera at 5 to 30 frames per second and give the verdict about 1.5 s
+    The defaults suit a camera at 5 to 30 frames per second and give the verdict about 1 s
     after the table goes still (the issue's target is 2 s).
     """
 
@@ -78,9 +78,12 @@ class WatchSettings:
     still_motion: float = 0.003
     #: Seconds of stillness before the first scan (the blur of a leaving hand is gone by then).
     first_scan_after: float = 0.2
-    #: A reading counts when its agreeing scans span at least this many seconds.
-    settle_seconds: float = 0.8
-    min_scans: int = 3
+    #: A reading counts when its agreeing scans span at least this many seconds. Two scans half
+    #: a second apart: with unchanged pixels trusted over new readings (see _keep_unmoved_tiles)
+    #: that is enough, and on a busy 2-core machine (a scan taking most of a second) it still
+    #: fits in the few seconds a table stays still between turns.
+    settle_seconds: float = 0.5
+    min_scans: int = 2
     max_scans: int = 6
     #: Still this long and no pixel change against the settled table: settled again, no scan.
     quick_settle_seconds: float = 0.4
