@@ -78,7 +78,7 @@ class WatchSessions:
 
     def create(
         self,
-        scan: Callable,
+        scanner: Any,
         players: Sequence[str],
         rules: Rules,
         *,
@@ -94,7 +94,7 @@ class WatchSessions:
         if game_id is not None and record is not None:
             def on_turn(event: Any) -> None:
                 record(game_id, event)
-        tracker = TurnTracker(scan, players, rules, opened=opened, first_player=first, on_turn=on_turn)
+        tracker = TurnTracker(scanner, players, rules, opened=opened, first_player=first, on_turn=on_turn)
         session = WatchSession(id=session_id, tracker=tracker, game_id=game_id)
         with self._lock:
             self._expire()

@@ -45,7 +45,7 @@ TARGETS = {"exact": 0.98, "false_per_hour": 1.0, "delay_s": 2.0, "fps": 4.0}
 def watch(scanner: Scanner, video, paced: bool) -> dict:
     """Play one video through the tracker; events as JSON, timings."""
     script = video.script
-    tracker = TurnTracker(lambda image: scanner.scan(image, kind="table"), script.players, script.rules(),
+    tracker = TurnTracker(scanner, script.players, script.rules(),
                           opened=script.opened, clock=time.perf_counter)
     draws = sorted(video.draws)
     events, frame_seconds, verdict_walls = [], [], []

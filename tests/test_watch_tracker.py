@@ -69,7 +69,7 @@ class Film:
 
 
 def _tracker(scanner: Scanner, **options) -> TurnTracker:
-    return TurnTracker(lambda image: scanner.scan(image, kind="table"), ("Ann", "Bob", "Cy"),
+    return TurnTracker(scanner, ("Ann", "Bob", "Cy"),
                        "pressman_us_2009", opened=("Ann", "Bob", "Cy"), **options)
 
 

@@ -78,7 +78,7 @@ def _watch(args: argparse.Namespace, source: Any, players: tuple[str, ...], rule
     scanner = Scanner.load(args.models)
     settings = WatchSettings() if args.settle is None else WatchSettings(settle_seconds=args.settle)
     tracker = TurnTracker(
-        lambda image: scanner.scan(image, kind="table"), players, rules, opened=opened, first_player=first,
+        scanner, players, rules, opened=opened, first_player=first,
         settings=settings, on_turn=record.add if record is not None else None, clock=time.perf_counter,
     )
     keys = _Keys() if sys.stdin is not None and sys.stdin.isatty() else None

@@ -99,9 +99,7 @@ async def start(body: WatchCreate, request: Request, inference: InferenceDep, ga
             raise FieldError("players", RummiError("give the players in seating order (or a game)"))
         players, rules = tuple(body.players), body.rules.resolve()
 
-    def scan(image: Any) -> Any:
-        return inference.scanner.get().scan(image, kind="table")
-
+    scanner = await inference.run(inference.scanner.get)  # loads the models on first use
     def record(game_id: int, event: Any) -> None:
         data = event.data
         if "verdict" not in data:
@@ -117,7 +115,7 @@ async def start(body: WatchCreate, request: Request, inference: InferenceDep, ga
             data["record_error"] = str(error)
 
     try:
-        session = get_sessions(request).create(scan, players, rules, opened=opened, first=first,
+        session = get_sessions(request).create(scanner, players, rules, opened=opened, first=first,
                                                game_id=body.game, record=record)
     except RummiError as error:
         raise FieldError("players", error) from None

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -63,6 +64,14 @@ UNCHANGED_DIFFERENCE = 0.04
 STARTING, STEADY, MOVING, SETTLING = "starting", "settled", "disturbed", "settling"
 
 Scan = Callable[[np.ndarray], ScanResult]
+
+
+class FindAndRead(Protocol):
+    """What the tracker needs of :class:`vision.scanner.Scanner` to read only what changed."""
+
+    finder: Any
+    reader: Any
+    uncertain_below: float
 Table = list[list[Tile]]
 
 
@@ -119,7 +128,9 @@ class WatchCounters:
 class TurnTracker:
     """Follows one table through a game; see the module docstring.
 
-    ``scan`` reads one frame (``Scanner.scan`` with the table layout). ``players`` sit in turn
+    ``scan`` is the loaded :class:`vision.scanner.Scanner` (then only the tiles whose pixels
+    changed are read again, a fraction of the cost), or any function that reads one frame into
+    a :class:`ScanResult` with the table layout. ``players`` sit in turn
     order and ``first_player`` plays first (default the first named); ``opened`` names the
     players who made their initial meld before watching began. ``on_turn`` is called with each
     turn's event as it is judged (to record it in a stored game).
@@ -127,7 +138,7 @@ class TurnTracker:
 
     def __init__(
         self,
-        scan: Scan,
+        scan: FindAndRead | Scan,
         players: Sequence[str],
         rules: Rules | str | None = None,
         *,
@@ -145,7 +156,8 @@ class TurnTracker:
             raise RummiError(f"{', '.join(unknown)}: not among the players ({', '.join(self.players)})")
         self.rules = get_rules(rules)
         self.settings = settings or WatchSettings()
-        self._scan = scan
+        self._scanner = scan if hasattr(scan, "finder") and hasattr(scan, "reader") else None
+        self._scan = scan if self._scanner is None else self._scan_changed
         self._opened = set(opened)
         self._seat = self.players.index(first_player) if first_player else 0
         self._on_turn = on_turn
@@ -284,6 +296,45 @@ class TurnTracker:
         self.counters.scans += 1
         if clock and start is not None:
             self.counters.scan_seconds += clock() - start
+
+    def _scan_changed(self, frame_bgr: np.ndarray) -> ScanResult:
+        """Find every tile; read only those not lying, unchanged, where a settled tile lies.
+
+        The finder costs the same whatever the table; the reader costs per tile, and between
+        two turns most tiles did not move: they keep their reading (as :meth:`_keep_unmoved_tiles`
+        would keep it anyway), so a turn costs a fraction of a full scan.
+        """
+        scanner = self._scanner
+        found = scanner.finder.find(frame_bgr)
+        old = self.reading
+        known: dict[int, int] = {}
+        if old is not None and len(old.found) and len(found):
+            shift = self.gauge.shift.astype(np.float32)
+            width = old.tile_width or 1.0
+            still = [j for j in range(len(old.found))
+                     if self.gauge.difference_at(old.found.corners[j] + shift) <= UNCHANGED_DIFFERENCE]
+            for i, centre in enumerate(found.centers):
+                if not still:
+                    break
+                distances = np.linalg.norm(old.found.centers[still] + shift - centre, axis=1)
+                nearest = int(np.argmin(distances))
+                if distances[nearest] <= SAME_SPOT * width:
+                    known[i] = still.pop(nearest)
+        fresh = [i for i in range(len(found)) if i not in known]
+        read = scanner.reader.read(frame_bgr, found[np.array(fresh, dtype=int)]) if fresh else None
+        corners = found.corners.copy()
+        labels: list[str | None] = list(found.labels)
+        confidence = np.zeros(len(found), np.float32)
+        for n, i in enumerate(fresh):
+            corners[i], labels[i], confidence[i] = read.corners[n], read.labels[n], read.read_confidence[n]
+        shift = self.gauge.shift.astype(np.float32)
+        for i, j in known.items():
+            corners[i] = old.found.corners[j] + shift
+            labels[i], confidence[i] = old.found.labels[j], old.found.read_confidence[j]
+        merged = found.with_reads(corners, labels, confidence)
+        layout = lay_out(merged, "table")
+        uncertain = [int(i) for i in np.flatnonzero(merged.confidence < scanner.uncertain_below)]
+        return ScanResult(found=merged, layout=layout, uncertain=uncertain)
 
     def _settled(self, time: float, reading: Reading) -> list[WatchEvent]:
         settled_at = self._still_since if self._still_since is not None else time
