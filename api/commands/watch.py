@@ -90,33 +90,35 @@ def _watch(args: argparse.Namespace, source: Any, players: tuple[str, ...], rule
     last_index = -1
     last_time = 0.0
     turns = 0
-    with progress:
-        for frame in source.frames():
-            if video is None and args.draw is not None:
-                video = WatchVideo(args.draw, frame.image.shape[1], frame.image.shape[0], source.fps or 10.0)
-            events = []
-            while draws and draws[0] <= frame.time:
-                events.append(tracker.record_draw(draws.pop(0)))
-            if keys is not None:
-                key = keys.take()
-                if key == "q":
-                    break
-                if key == "d":
-                    events.append(tracker.record_draw(frame.time))
-            events += tracker.process(frame.image, frame.time)
-            for event in events:
-                turns += event.is_turn
-                _show(event, args.json)
-            if video is not None:
-                video.write(frame.image, tracker, frame.time)
-            progress.advance(frame.index - last_index)
-            last_index, last_time = frame.index, frame.time
-        for at in draws:  # draws given after the last frame still count
-            event = tracker.record_draw(max(at, last_time))
-            turns += 1
-            _show(event, args.json)
-    if video is not None:
-        video.close()
+    try:
+        with progress:
+            for frame in source.frames():
+                if video is None and args.draw is not None:
+                    video = WatchVideo(args.draw, frame.image.shape[1], frame.image.shape[0], source.fps or 10.0)
+                events = []
+                while draws and draws[0] <= frame.time:
+                    events += _draw(tracker, draws.pop(0))
+                if keys is not None:
+                    key = keys.take()
+                    if key == "q":
+                        break
+                    if key == "d":
+                        events += _draw(tracker, frame.time)
+                events += tracker.process(frame.image, frame.time)
+                for event in events:
+                    turns += event.is_turn
+                    _show(event, args.json)
+                if video is not None:
+                    video.write(frame.image, tracker, frame.time)
+                progress.advance(frame.index - last_index)
+                last_index, last_time = frame.index, frame.time
+            for at in draws:  # draws given after the last frame still count
+                for event in _draw(tracker, max(at, last_time)):
+                    turns += 1
+                    _show(event, args.json)
+    finally:
+        if video is not None:
+            video.close()  # a watch stopped with Ctrl-C still leaves a playable video
     elapsed = time.perf_counter() - started
     counters = tracker.counters
     print(
@@ -126,6 +128,15 @@ def _watch(args: argparse.Namespace, source: Any, players: tuple[str, ...], rule
         file=sys.stderr,
     )
     return 0
+
+
+def _draw(tracker: Any, at: float) -> list[Any]:
+    """The operator's draw as a turn event; before any table was read, a note and no turn."""
+    try:
+        return [tracker.record_draw(at)]
+    except RummiError as error:
+        print(f"rummi watch: draw at {at:.1f} s not recorded: {error}", file=sys.stderr)
+        return []
 
 
 def _show(event: Any, as_json: bool) -> None:

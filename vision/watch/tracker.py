@@ -24,7 +24,7 @@ for a hand resting on the table (it is ``disturbed``), unless it stays so for ma
 The tracker never queues frames: it handles the frame it is given, and the caller hands it the
 latest one (:mod:`.sources`), so a slow scan makes frames be skipped, not pile up.
 
-    tracker = TurnTracker(scanner.scan, players=("Ann", "Bob"), rules="pressman_us_2009")
+    tracker = TurnTracker(Scanner.load(), players=("Ann", "Bob"), rules="pressman_us_2009")
     for time, frame in frames:
         for event in tracker.process(frame, time):
             print(event.to_json())
