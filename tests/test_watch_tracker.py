@@ -8,6 +8,8 @@ the operator says so. The merging of scans and the frame statistics are checked 
 
 from __future__ import annotations
 
+import threading
+
 import cv2
 import numpy as np
 import pytest
@@ -197,3 +199,24 @@ def test_bad_input_is_one_clear_line(args, message, capsys):
     assert main(["watch", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_source_that_runs_ahead_is_skipped_not_queued(tmp_path, view):
+    """Played at its own pace (as a camera), a video gives the newest frame each time."""
+    from rummi.vision.watch.sources import FrameSource
+
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20.0, SIZE)
+    for _ in range(20):
+        writer.write(view.draw(START))
+    writer.release()
+    with FrameSource(str(path)) as every:
+        assert [f.index for f in every.frames()] == list(range(20)) and every.skipped == 0
+    with FrameSource(str(path), paced=True) as live:
+        seen = []
+        for frame in live.frames():
+            seen.append(frame.index)
+            threading.Event().wait(0.2)  # a slow consumer: four frames arrive meanwhile
+    assert seen == sorted(seen) and seen[-1] == 19 and len(seen) < 12
+    assert live.skipped == 20 - len(seen)
+    assert seen[1] - seen[0] > 1  # the frames in between were dropped, not kept for later
