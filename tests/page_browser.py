@@ -180,6 +180,8 @@ def tile_index(page, label: str) -> int:
 
 def tap_tile(page, label: str) -> None:
     """Tap a tile on the picture, as a finger would, and wait for its correction dialog."""
+    # Bring the picture to the middle of the screen, clear of the sticky header.
+    page.evaluate("document.querySelector('#photo').scrollIntoView({block: 'center'})")
     point = tile_point(page, tile_index(page, label))
     page.mouse.click(point["x"], point["y"])
     page.locator("#fix").wait_for(state="visible")
@@ -193,6 +195,7 @@ def screenshot(page, folder: Path, name: str) -> Path:
     """Save a screenshot of the whole page; keep a copy under $RUMMI_PAGE_SHOTS when set."""
     folder.mkdir(parents=True, exist_ok=True)
     shot = folder / f"{name}.png"
+    page.evaluate("window.scrollTo(0, 0)")  # else the sticky header lands mid-picture
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
     if os.environ.get("RUMMI_PAGE_SHOTS"):

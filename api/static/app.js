@@ -565,6 +565,10 @@ async function loadPresets() {
   try {
     state.presets = await api("/presets");
     for (const preset of state.presets) select.append(new Option(preset.title, preset.name));
+    // The Rules menu remembers its choice across reloads, like the match does.
+    const kept = localStorage.getItem("rummi.preset");
+    if (kept && state.presets.some(p => p.name === kept)) select.value = kept;
+    select.addEventListener("change", () => localStorage.setItem("rummi.preset", select.value));
     modes.presetsLoaded();
   } catch (error) {
     sayError(error, loadPresets);
