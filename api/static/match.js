@@ -130,7 +130,9 @@ export function recordTurn(out) {
     seconds: out.turn.seconds,
     played: verdict.played,
     drew: out.turn.drew,
-    why: verdict.violations.map(v => v.message).join("; "),
+    why: verdict.violations.length > 1
+      ? `${verdict.violations[0].message} (+${verdict.violations.length - 1} more)`
+      : verdict.violations.map(v => v.message).join(""),
     penalty: verdict.consequence && verdict.consequence.text,
   });
   save();
