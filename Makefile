@@ -1,13 +1,18 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   - creates .venv, installs the pinned runtime, reads a bundled table photo
-#   make test   - also installs system packages the tests need (fonts, chromium, PostgreSQL)
-#                 and runs the whole test suite
+#   make test   - also installs system packages the tests need (fonts, chromium, PostgreSQL),
+#                 axe-core for the page's accessibility test, and runs the whole test suite
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# axe-core (npm) checks the page's accessibility in tests/test_page_layout.py; kept in the venv
+# folder so it is ignored by git and goes with `make clean`.
+AXE_VERSION := 4.14.1
+AXE := $(VENV)/page-tools/node_modules/axe-core/axe.min.js
+AXE_STAMP := $(VENV)/page-tools/.axe-core-$(AXE_VERSION)
 
-.PHONY: demo test venv system clean train-venv
+.PHONY: demo test venv system page-tools clean train-venv
 
 venv: $(STAMP)
 
@@ -23,6 +28,13 @@ $(STAMP): pyproject.toml requirements/runtime.txt requirements/dev.txt
 system:
 	bash scripts/setup-system.sh
 
+page-tools: $(AXE_STAMP)
+
+$(AXE_STAMP):
+	npm install --prefix $(VENV)/page-tools --no-save --no-audit --no-fund --loglevel=error axe-core@$(AXE_VERSION)
+	test -f $(AXE)
+	touch $@
+
 # The main job on a bundled photo: find and read every tile, lay out the sets, check them,
 # and write the photo with each tile outlined (demo.png); then a hint and a referee verdict.
 demo: venv
@@ -31,7 +43,7 @@ demo: venv
 	$(BIN)/rummi hint --table "r5 r6 r7 | k9 b9 o9" --rack "r8 J o9 k1" --opened
 	$(BIN)/rummi referee --before "r4 J r6 | b5 k5 o5 r5" --after "r4 r5 r6 | b5 k5 o5 | J k7 k8" --opened --rack "k7 k8 b2" --preset goliath_modern
 
-test: venv system
+test: venv system page-tools
 	bash scripts/run-tests.sh
 
 # Training needs torch + ultralytics (several GB); kept out of the runtime venv on purpose.

@@ -43,7 +43,7 @@ def test_the_page_opens_the_camera_captures_and_shows_the_tiles(page, tmp_path: 
     assert page.locator("#table-sets li.valid").count() == 4
     # Each set is numbered in the list as on the picture: set 1 is the run of blacks.
     first = page.locator("#table-sets li").first
-    assert first.locator(".set-number").inner_text() == "1"
+    assert first.locator(".set-number").text_content() == "Set 1"
     assert "k6 k7 k8 k9" in first.inner_text()
     assert "Rack in the table photo: o7 r7" in page.locator("#read-text").inner_text()
     # Every tile is a button too (the keyboard's way to correct one).

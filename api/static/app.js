@@ -202,7 +202,7 @@ function showTileList() {
     list.append(el("button", {
       type: "button",
       class: `tile-button${unsure.has(i) ? " unsure" : ""}`,
-      "aria-label": `${tile.tile || "unread tile"}${unsure.has(i) ? ", unsure" : ""}, ${where}: correct it`,
+      "aria-label": `${text} ${unsure.has(i) ? "(unsure) " : ""}${where}: correct it`,
       onclick: () => openFix(i),
     }, text));
   }

@@ -29,7 +29,7 @@ async function tableMode() {
     const unsure = set.filter(i => picture.scan.uncertain.includes(i)).map(i => picture.scan.tiles[i].tile);
     list.append(
       el("li", { class: answer.valid ? "valid" : "invalid" },
-        el("span", { class: "set-number", "aria-label": `set ${n + 1}` }, String(n + 1)),
+        el("span", { class: "set-number" }, el("span", { class: "visually-hidden" }, "Set "), String(n + 1)),
         el("strong", {}, answer.valid ? "✓ " : "✗ "), tilesText(answer.text),
         el("span", { class: "why" }, why),
         unsure.length ? el("span", { class: "unsure-note" }, `? unsure: ${unsure.join(" ")} — check before trusting this`) : null),
