@@ -206,6 +206,30 @@ def test_a_damaged_upload_clears_the_last_verdict(page, tmp_path: Path) -> None:
     assert page.evaluate("window.__rummi.state.scan") is None
 
 
+def blurred(photo: Path, target: Path, kernel: int = 21, gain: float = 1.0) -> Path:
+    import cv2
+
+    image = cv2.GaussianBlur(cv2.imread(str(photo)), (kernel, kernel), 0) if kernel else cv2.imread(str(photo))
+    cv2.imwrite(str(target), (image * gain).clip(0, 255).astype("uint8"))
+    return target
+
+
+def test_a_blurred_photo_says_so_and_marks_the_unsure_tiles_in_the_sets(page, tmp_path: Path) -> None:
+    upload(page, blurred(PHOTOS / "table-wood.jpg", tmp_path / "blurred.jpg"))
+    page.wait_for_selector("#table-sets li", timeout=30_000)
+    assert page.locator("#stage-text").inner_text().startswith("Too dark or blurry — hold steady")
+    unsure = page.evaluate("window.__rummi.state.scan.uncertain.length")
+    assert unsure >= 2
+    # No set that holds an unsure tile is shown as plainly checked.
+    assert page.locator("#table-sets .unsure-note").count() >= 1
+    assert "check before trusting this" in page.locator("#table-sets").inner_text()
+
+
+def test_a_dark_photo_says_too_dark(page, tmp_path: Path) -> None:
+    upload(page, blurred(PHOTOS / "table-wood.jpg", tmp_path / "dark.jpg", kernel=0, gain=0.15))
+    assert page.locator("#stage-text").inner_text().startswith("Too dark")
+
+
 def test_no_tiles_says_move_closer(page, tmp_path: Path) -> None:
     import cv2
     import numpy as np

@@ -88,7 +88,7 @@ def test_a_whole_match_refereed_and_scored(browser, api_server, tmp_path: Path) 
         game_id = page.evaluate("window.__rummi.modes.match.current().game.id")
         # The next turn started by itself.
         assert whose_turn(page) == "Bob's turn"
-        assert page.evaluate("window.__rummi.state.wakeLock") is not None  # asked for (held or refused)
+        assert page.evaluate("window.__rummi.state.wakeLock") == "held"  # the screen stays on
 
         # ---- a reload in the middle of Bob's turn: the game and the clock go on ----------------
         started = page.evaluate("window.__rummi.modes.match.current().game.turn.startedAt")

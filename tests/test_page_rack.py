@@ -53,6 +53,7 @@ def test_a_table_photo_and_a_rack_photo_give_the_engines_hint(page, tmp_path: Pa
     # With no rack in the table photo the page moves on to step 2 by itself.
     assert page.locator(".step[data-target='rack']").get_attribute("aria-pressed") == "true"
     assert page.locator("#capture").inner_text() == "Capture my rack"
+    assert "Now scan your rack" in page.locator("#hint-result").inner_text()  # the table alone
     upload(page, PHOTOS / "rack.jpg")  # step 2: my rack, on its own
     assert "layout=rack" in scans[-1] and "layout=auto" in scans[0]
     assert page.locator("#step-rack").inner_text() == "6 tiles"

@@ -172,6 +172,22 @@ def test_a_match_to_a_target_score_ends_there(page) -> None:
     assert page.locator("#round").is_hidden()
 
 
+def test_a_match_of_a_number_of_games_ends_after_the_last(page) -> None:
+    start_match(page, "Ann, Bob", end="games", goal=2)
+    assert "2 games" in page.locator("#match-summary").inner_text()
+    enter_round(page, "Bob", {"Ann": "r3"})
+    score(page, 1)
+    enter_round(page, "Ann", {"Bob": "r5"})
+    score(page, 2)
+    assert sheet(page)[1] == ["+2", "-2"]
+    assert "Match over: Ann wins with +2." in page.locator("#sheet").inner_text()
+    assert page.locator("#round").is_hidden()
+    # Undo reopens the match.
+    page.locator("#undo").click()
+    page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 1")
+    assert page.locator("#round").is_visible()
+
+
 def test_never_opened_players_pay_the_presets_penalty(page) -> None:
     start_match(page, "Ann, Bob, Cy", preset="pl_wikipedia_tournament")
     enter_round(page, "Ann", {"Bob": "r4 b8", "Cy": "k10 b10 r10"})

@@ -42,8 +42,9 @@ async function startCamera() {
   showVideo();
 }
 
-function stageNote(text) {
+function stageNote(text, warning = false) {
   $("#stage-text").textContent = text;
+  $("#stage-note").classList.toggle("warn", warning);
 }
 
 function showVideo() {
@@ -157,20 +158,27 @@ async function showScan(result, photo, blob, next, look) {
   state.focus = -1;
   showStill();
   $("#stage").style.aspectRatio = `${result.width} / ${result.height}`;
-  stageNote(result.tiles.length ? "Tap a tile to correct it or move it between rack and table." : "");
-  say(describeReading(result, look));
+  const { text, warning } = describeReading(result, look);
+  // A poor picture's advice stays under it while the mode's answer takes the status line.
+  stageNote(warning || (result.tiles.length ? "Tap a tile to correct it or move it between rack and table." : ""), !!warning);
+  say(text);
   state.reads += 1;
   await afterReading(next);
 }
 
-// The first thing to say about a reading, as advice when the picture was poor.
+// The first thing to say about a reading, and advice when the picture was poor: nothing found,
+// too dark (the thumbnail's mean grey), or many tiles read unsure (blur, glare, bad light).
 function describeReading(result, look) {
   const n = result.tiles.length, unsure = result.uncertain.length;
-  if (!n) return look && look.dark ? "Too dark — more light, or hold the phone closer." : "No tiles found — move closer.";
-  if ((look && (look.dark || look.blurry) && unsure) || (n >= 2 && unsure * 2 >= n)) {
-    return `Too dark or blurry — hold steady and try again (${unsure} of ${n} tiles unsure).`;
+  if (!n) {
+    const warning = look && look.dark ? "Too dark — more light, or hold the phone closer." : "No tiles found — move closer.";
+    return { text: warning, warning };
   }
-  return `${n} tiles read${unsure ? `, ${unsure} unsure (dotted, marked ?): check them` : ""}.`;
+  const text = `${n} tiles read${unsure ? `, ${unsure} unsure (dotted, marked ?): check them` : ""}.`;
+  if ((look && look.dark) || (unsure >= 2 && unsure * 4 >= n)) {
+    return { text, warning: `Too dark or blurry — hold steady and take another (${unsure} of ${n} tiles unsure).` };
+  }
+  return { text, warning: null };
 }
 
 function showReadText() {

@@ -1,6 +1,7 @@
-// A glance at a picture: a tiny grey thumbnail, how bright it is and how sharp. Live mode
-// compares thumbnails to send a frame only when the picture changed; a capture uses brightness
-// and sharpness to say "too dark or blurry" instead of a silent bad reading.
+// A glance at a picture: a tiny grey thumbnail and how bright it is. Live mode compares
+// thumbnails to send a frame only when the picture changed; a capture uses the brightness to say
+// "too dark" instead of a silent bad reading. (Sharpness of so small a thumbnail says more about
+// the table than about blur, so blur is told by the reader's unsure tiles instead.)
 
 const W = 48, H = 36;
 const canvas = document.createElement("canvas");
@@ -18,18 +19,8 @@ export function frameLook(source) {
     grey[i] = (pixels[4 * i] + pixels[4 * i + 1] + pixels[4 * i + 2]) / 3;
     sum += grey[i];
   }
-  // Sharpness: mean absolute Laplacian of the thumbnail. Tiles' digits make strong edges even
-  // at 48x36; a shaken or defocused frame loses them.
-  let edges = 0;
-  for (let y = 1; y < H - 1; y++) {
-    for (let x = 1; x < W - 1; x++) {
-      const i = y * W + x;
-      edges += Math.abs(4 * grey[i] - grey[i - 1] - grey[i + 1] - grey[i - W] - grey[i + W]);
-    }
-  }
   const mean = sum / grey.length;
-  const sharpness = edges / ((W - 2) * (H - 2));
-  return { grey, mean, sharpness, dark: mean < 45, blurry: sharpness < 4 };
+  return { grey, mean, dark: mean < 45 };
 }
 
 // Mean absolute difference of two thumbnails, in grey levels, above `threshold`?

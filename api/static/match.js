@@ -394,7 +394,11 @@ async function deleteRound(n) {
 async function undo() {
   const last = undoStack.pop();
   if (!last) return;
+  const scored = new Set(match ? match.rounds.map(r => r.game) : []);
   match = JSON.parse(last.match);
+  // Undoing the scoring of the referee's game: that game is over at the service, so its turns
+  // cannot go on; the next turn starts a new game.
+  if (match && match.game && scored.has(match.game.id)) match.game = null;
   editing = -1;
   save();
   show();
