@@ -129,6 +129,13 @@ def test_a_desktop_has_two_columns_and_shows_the_join_code(browser, api_server, 
         assert page.locator("#join-url").inner_text() == JOIN["url"]
         assert page.locator("#join-qr img").get_attribute("alt") == f"QR code for {JOIN['url']}"
         screenshot(page, tmp_path, "desktop")
+    with phone_page(browser, api_server, DESKTOP, mobile=False) as page:
+        # A join link to this machine's loopback address is no use to a phone.
+        loopback = {"url": "http://127.0.0.1:8000/", "qr_svg": JOIN["qr_svg"]}
+        page.route("**/api/v1/join", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(loopback)))
+        page.reload()
+        page.wait_for_load_state("networkidle")
+        assert page.locator("#join").is_hidden()
 
 
 def test_pinch_zoom_is_left_to_the_browser(page) -> None:

@@ -590,6 +590,9 @@ async function showJoin() {
   try {
     const join = await api("/join");
     if (!join || !join.url) return;
+    // A loopback address is no use to a phone: only a LAN address is worth a QR code.
+    const host = new URL(join.url, location.href).hostname;
+    if (["127.0.0.1", "localhost", "[::1]", "::1"].includes(host)) return;
     $("#join-url").textContent = join.url;
     $("#join-url").href = join.url;
     if (join.qr_svg) {
