@@ -18,14 +18,17 @@ import pytest
 from rummi.engine.notation import parse_tiles
 from rummi.engine.scoring import score_game
 from tests.page_browser import (
+    LANDSCAPE,
     PHOTOS,
     SAMPLES,
+    SMALL_PHONE,
     answer_dialog,
     browser,  # noqa: F401 (a fixture)
     camera_on,
     capture,
     phone_page,
     screenshot,
+    tap_tile,
     upload,
 )
 
@@ -198,3 +201,30 @@ def test_restarting_a_running_turn_asks_first(browser, api_server) -> None:
         assert page.evaluate("window.__rummi.modes.match.current().game.turn.before.text") == TABLE_WOOD
         assert whose_turn(page) == "Ann's turn"
         assert page.locator("#turns li").count() == 0
+
+
+@pytest.mark.parametrize("viewport", [SMALL_PHONE, LANDSCAPE], ids=["360x640", "landscape"])
+def test_a_refereed_turn_on_a_small_phone_and_on_its_side(browser, api_server, tmp_path: Path, viewport) -> None:
+    with phone_page(browser, api_server, viewport) as page:
+        camera_on(page)
+        referee_tab(page)
+        page.locator("#players").fill("Ann, Bob")
+        page.locator("#new-match button[type='submit']").click()
+        page.locator("#ref-start").click()
+        page.evaluate("window.scrollTo(0, 0)")
+        clock, stage = page.locator("#turn-clock").bounding_box(), page.locator("#stage").bounding_box()
+        assert stage["x"] <= clock["x"] and clock["x"] + clock["width"] <= stage["x"] + stage["width"]  # over the camera
+        assert page.locator("#capture").inner_text() == "Capture: turn done"
+        button = page.locator("#capture").bounding_box()
+        assert button["y"] + button["height"] <= viewport["height"]  # no scrolling to end a turn
+        capture(page)
+        wait_turns(page, 1)
+        assert page.locator("#verdict .verdict").inner_text() == "Ann: LEGAL"
+        assert whose_turn(page) == "Bob's turn"
+        screenshot(page, tmp_path, f"referee-{viewport['width']}x{viewport['height']}")
+        # A misread tile in the table before Bob's turn is corrected before he plays.
+        tap_tile(page, "k6")
+        page.locator("#fix [data-colour='k']").click()
+        page.locator("#fix .numbers button", has_text="5").first.click()
+        page.wait_for_function("window.__rummi.modes.match.current().game.turn.before.text.startsWith('k5 k7')")
+        assert "Corrected: Bob's turn starts from k5 k7 k8 k9" in page.locator("#status-text").inner_text()

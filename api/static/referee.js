@@ -12,6 +12,7 @@ let ticker = null;
 let audio = null;
 let wakeLock = null;
 let lastVerdict = null; // {verdict, picture}: the broken sets are drawn red on that picture
+let beforePicture = null; // the picture the running turn's "before" was read from, if any
 state.alarms = []; // [{kind: "warning" | "limit", at}] for the browser test and the curious
 
 function game() {
@@ -130,6 +131,7 @@ async function startGame() {
   try { audio = audio || new AudioContext(); } catch { /* no sound */ }
   try {
     const g = await match.ensureGame();
+    beforePicture = null;
     startTurn({ text: g.table, spots: [] });
     say(`${g.next} plays. Press Capture when the turn is done, or Drew a tile.`);
   } catch (error) {
@@ -163,7 +165,9 @@ async function judge(after) {
   showVerdict(out.turn, after);
   // The next turn starts at once, from the table the service says the last one left (the
   // table before it, when the verdict restores it).
-  const next = out.game.table === after.text ? { text: after.text, spots: after.spots.map(s => ({ ...s, side: "before" })) } : { text: out.game.table, spots: [] };
+  const same = out.game.table === after.text;
+  const next = same ? { text: after.text, spots: after.spots.map(s => ({ ...s, side: "before" })) } : { text: out.game.table, spots: [] };
+  beforePicture = same && !after.drew ? state.pictures.table : null;
   startTurn(next);
 }
 
@@ -198,6 +202,13 @@ async function restartTurn() {
 
 export async function onPicture(next) {
   const picture = state.pictures.table;
+  if (next && next.corrected && turn() && picture && picture === beforePicture && state.shown === "table") {
+    // A tile of the table before the running turn was misread: the turn is judged against
+    // the corrected table (the turn already judged keeps its verdict).
+    turn().before = tableWithSpots(picture, "before");
+    match.save();
+    say(`Corrected: ${turn().player}'s turn starts from ${turn().before.text || "an empty table"}.`);
+  }
   if (!next || !next.referee) {
     markBroken();
     return;
@@ -206,6 +217,7 @@ export async function onPicture(next) {
   waiting = null;
   if (step === "before") {
     if (!game()) await match.ensureGame();
+    beforePicture = picture;
     startTurn(tableWithSpots(picture, "before"));
     say(`${turn().player} plays: the table before the turn is kept. Press Capture when done.`);
     return;
@@ -267,6 +279,7 @@ function showState() {
   $("#ref-after").disabled = !t;
   $("#ref-drew").disabled = !t;
   $("#ref-before").disabled = !t;
+  if (state.mode === "referee") $("#capture").textContent = t ? "Capture: turn done" : "Capture";
   if (!m) whose.textContent = "Start a match above: the players in seating order.";
   else if (t) {
     const order = m.players;
