@@ -136,6 +136,51 @@ def test_live_mode_reads_the_table_and_stops_sending_a_still_picture(page) -> No
     page.locator("#live").uncheck()
 
 
+#: A camera the test can point at any photo: getUserMedia answers with a canvas's stream, and
+#: window.__film(dataUrl) puts a photo on that canvas.
+CANVAS_CAMERA = """
+navigator.mediaDevices.getUserMedia = async () => {
+  const canvas = document.createElement('canvas');
+  canvas.width = 1000; canvas.height = 750;
+  const ctx = canvas.getContext('2d');
+  window.__film = (url) => new Promise(resolve => {
+    const image = new Image();
+    image.onload = () => { ctx.drawImage(image, 0, 0, canvas.width, canvas.height); resolve(); };
+    image.src = url;
+  });
+  // Keep painting so the stream has frames even when the picture does not change.
+  setInterval(() => { ctx.fillStyle = 'rgba(0,0,0,0)'; ctx.fillRect(0, 0, 1, 1); }, 100);
+  return canvas.captureStream(10);
+};
+"""
+
+
+def data_url(photo: Path) -> str:
+    import base64
+
+    return "data:image/jpeg;base64," + base64.b64encode(photo.read_bytes()).decode()
+
+
+def test_live_mode_sends_again_when_the_table_changes(browser, api_server) -> None:
+    with phone_page(browser, api_server, init_script=CANVAS_CAMERA) as page:
+        page.wait_for_function("typeof window.__film === 'function'")
+        page.evaluate("(url) => window.__film(url)", data_url(PHOTOS / "table-wood.jpg"))
+        camera_on(page)
+        page.locator("#live").check()
+        page.wait_for_function("window.__rummi.state.scan && window.__rummi.state.scan.tiles.length === 15", timeout=60_000)
+        time.sleep(1.5)
+        still = page.evaluate("window.__rummi.state.scansSent")
+        time.sleep(1.5)
+        assert page.evaluate("window.__rummi.state.scansSent") == still  # nothing new to send
+        # Someone plays: the picture changes, frames go out again and the new table shows.
+        page.evaluate("(url) => window.__film(url)", data_url(PHOTOS / "two-runs.jpg"))
+        page.wait_for_function("window.__rummi.state.scan.tiles.length === 8", timeout=60_000)
+        assert page.evaluate("window.__rummi.state.scansSent") > still
+        page.wait_for_selector("#table-sets li", timeout=30_000)
+        assert "r5 r6 r7" in page.locator("#table-sets").inner_text()
+        page.locator("#live").uncheck()
+
+
 TRACK = """async (frames) => {
   const { TileTracker } = await import('/static/merge.js');
   const tracker = new TileTracker();

@@ -67,6 +67,7 @@ def expected(winner: str, racks: dict[str, str]) -> list[int]:
     return [result.scores[p] for p in PLAYERS]
 
 
+@pytest.mark.slow  # about 15 s: Bob's turn must run past its 8 s limit
 def test_a_whole_match_refereed_and_scored(browser, api_server, tmp_path: Path) -> None:
     shots = tmp_path / "shots"
     with phone_page(browser, api_server, init_script=RECORD_VIBRATION) as page:

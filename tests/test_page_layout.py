@@ -115,8 +115,7 @@ JOIN = {
 def test_a_desktop_has_two_columns_and_shows_the_join_code(browser, api_server, tmp_path: Path) -> None:
     with phone_page(browser, api_server, DESKTOP, mobile=False) as page:
         # This server has no LAN address: /join is a 404 and nothing is offered.
-        camera_on(page)
-        page.wait_for_load_state("networkidle")
+        page.wait_for_function("window.__rummi.state.joinChecked")
         assert page.locator("#join").is_hidden()
         stage = page.locator("#stage").bounding_box()
         panel = page.locator("#panel-table").bounding_box()
@@ -134,7 +133,7 @@ def test_a_desktop_has_two_columns_and_shows_the_join_code(browser, api_server, 
         loopback = {"url": "http://127.0.0.1:8000/", "qr_svg": JOIN["qr_svg"]}
         page.route("**/api/v1/join", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(loopback)))
         page.reload()
-        page.wait_for_load_state("networkidle")
+        page.wait_for_function("window.__rummi && window.__rummi.state.joinChecked")
         assert page.locator("#join").is_hidden()
 
 

@@ -586,7 +586,10 @@ async function loadPresets() {
 // A desktop (no touch, a wide screen) shows the QR code the service makes, so a phone can join
 // the same session. A 404 means the service has no LAN address to offer: nothing to show.
 async function showJoin() {
-  if (matchMedia("(pointer: coarse)").matches || innerWidth < 800) return;
+  if (matchMedia("(pointer: coarse)").matches || innerWidth < 800) {
+    state.joinChecked = true;
+    return;
+  }
   try {
     const join = await api("/join");
     if (!join || !join.url) return;
@@ -604,6 +607,8 @@ async function showJoin() {
     $("#join").hidden = false;
   } catch {
     /* no join link on this server: the desktop just does not offer one */
+  } finally {
+    state.joinChecked = true;
   }
 }
 
