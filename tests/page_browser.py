@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -87,6 +88,7 @@ def phone_page(
     mobile: bool = True,
     path: str = "/",
     init_script: str | None = None,
+    bypass_csp: bool = True,
 ) -> Iterator:
     """A fresh browser context (empty localStorage) with the page open; fails on script errors."""
     context = browser.new_context(
@@ -95,6 +97,10 @@ def phone_page(
         is_mobile=mobile,
         has_touch=mobile,
         accept_downloads=True,
+        # Playwright's wait_for_function compiles its predicate with eval, which a strict
+        # Content-Security-Policy forbids; the page itself is checked under such a policy in
+        # tests/test_page_layout.py (with evaluate(), which CSP does not restrict).
+        bypass_csp=bypass_csp,
     )
     if init_script:
         context.add_init_script(init_script)
@@ -113,6 +119,15 @@ def phone_page(
 def page(browser, api_server: Server):
     with phone_page(browser, api_server) as page:
         yield page
+
+
+def poll(page, expression: str, timeout_s: float = 60.0) -> None:
+    """Wait until a JS expression is true, with evaluate() alone (works under a strict CSP)."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout_s} s: {expression}")
+        time.sleep(0.1)
 
 
 def camera_on(page) -> None:

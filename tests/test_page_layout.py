@@ -24,6 +24,7 @@ from tests.page_browser import (
     capture,
     page,  # noqa: F401 (a fixture)
     phone_page,
+    poll,
     screenshot,
     tap_tile,
 )
@@ -171,3 +172,30 @@ def test_the_page_can_be_added_to_a_home_screen(page, api_server) -> None:
                 assert icon["sizes"] == f"{width}x{height}"
                 sizes.add(width)
         assert {192, 512} <= sizes
+
+
+#: The policy the service puts on the page (no inline script or style, no eval; photos as
+#: blob:/data: URLs): the page must work under it.
+STRICT_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+    "media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def test_the_page_works_under_a_strict_content_security_policy(browser, api_server) -> None:
+    def with_policy(route):
+        answer = route.fetch()
+        route.fulfill(response=answer, headers={**answer.headers, "content-security-policy": STRICT_CSP})
+
+    with phone_page(browser, api_server, bypass_csp=False) as page:
+        refused: list[str] = []
+        page.on("console", lambda m: "Content Security Policy" in m.text and refused.append(m.text))
+        page.route("**/*", with_policy)
+        page.reload()  # now with the policy on the page and everything it loads
+        poll(page, "window.__rummi && !document.querySelector('#capture').disabled")
+        page.locator("#capture").click()
+        poll(page, "window.__rummi.state.reads > 0 && !window.__rummi.state.busy")
+        poll(page, "document.querySelectorAll('#table-sets li.valid').length === 4")
+        assert page.evaluate("getComputedStyle(document.querySelector('#stage')).aspectRatio") != "4 / 3"
+        assert not refused, refused

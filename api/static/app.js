@@ -89,7 +89,7 @@ async function scanBlob(blob, name, kind) {
   // the same choice; a service that does not know it ignores it.)
   const layout = kind === "rack" ? "rack" : "auto";
   state.scansSent += 1;
-  return api(`/scan?layout=${layout}&kind=${layout === "rack" ? "rack" : "auto"}`, form, { form: true });
+  return api(`/scan?layout=${layout}&kind=${layout}`, form, { form: true });
 }
 
 async function capture() {
