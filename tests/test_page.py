@@ -229,6 +229,14 @@ def test_a_failed_hint_after_ticking_opened_says_why_and_offers_a_retry(page) ->
     page.wait_for_selector("#hint-result .verdict", timeout=30_000)
 
 
+def test_a_service_that_wants_a_token_says_to_open_its_link(page) -> None:
+    camera_on(page)
+    service_fails(page, "table/check", "this service needs its token", status=401)
+    page.locator("#capture").click()
+    page.wait_for_selector("#status.error", timeout=30_000)
+    assert page.locator("#status-text").inner_text().startswith("This server wants the organiser's link")
+
+
 def test_a_server_out_of_reach_is_explained_with_a_retry(page) -> None:
     camera_on(page)
     page.route("**/api/v1/scan*", lambda route: route.abort("connectionrefused"))

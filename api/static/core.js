@@ -72,8 +72,8 @@ export async function api(path, body, { form = false, method } = {}) {
   let data = null;
   try { data = await response.json(); } catch { /* an empty or non-JSON answer */ }
   if (!response.ok) {
-    if (response.status === 401 || response.status === 403) {
-      throw new Trouble("This server wants the organiser's link: open the page from its QR code or printed URL again.", { status: response.status });
+    if (response.status === 401) {
+      throw new Trouble("This server wants the organiser's link: open the page from its QR code or printed URL again.", { status: 401 });
     }
     const detail = data && data.detail ? data.detail : `${response.status} ${response.statusText}`;
     const text = typeof detail === "string" ? detail : JSON.stringify(detail);
