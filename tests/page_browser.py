@@ -1,4 +1,4 @@
-"""What the browser tests of the page share: Debian's chromium, headless, with a fake camera that
+"""What the browser tests of the page share (a pytest plugin, see tests/conftest.py): Debian's chromium, headless, with a fake camera that
 films a bundled table photo, a fresh phone-sized page on the real `rummi serve`, and the steps a
 user takes (capture, upload a photo, tap a tile), each waiting for the page's answer.
 
@@ -17,8 +17,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
 
 from tests.api_server import DATA, ROOT, Server
@@ -39,6 +37,9 @@ DESKTOP = {"width": 1280, "height": 800}
 
 def write_y4m(photo: Path, target: Path, frames: int = 4) -> Path:
     """A short Y4M clip of one photo (4:2:0, even size), the format chromium's fake camera reads."""
+    import cv2  # only the browser tests need OpenCV here
+    import numpy as np
+
     image = cv2.imread(str(photo))
     height, width = image.shape[0] // 2 * 2, image.shape[1] // 2 * 2
     yuv = cv2.cvtColor(np.ascontiguousarray(image[:height, :width]), cv2.COLOR_BGR2YUV_I420)
@@ -53,7 +54,9 @@ def write_y4m(photo: Path, target: Path, frames: int = 4) -> Path:
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory):
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"chromium not found at {CHROMIUM}: run scripts/setup-system.sh (apt-get install chromium)")
+        pytest.fail(
+            f"chromium not found at {CHROMIUM}: run scripts/setup-system.sh (apt-get install chromium)"
+        )
     from playwright.sync_api import sync_playwright
 
     clip = write_y4m(CAMERA_PHOTO, tmp_path_factory.mktemp("camera") / "table.y4m")

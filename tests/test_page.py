@@ -16,10 +16,8 @@ import pytest
 from tests.page_browser import (
     CAMERA_TILES,
     PHOTOS,
-    browser,  # noqa: F401 (a fixture)
     camera_on,
     capture,
-    page,  # noqa: F401 (a fixture)
     phone_page,
     read_labels,
     reads,
@@ -55,7 +53,9 @@ def test_the_page_opens_the_camera_captures_and_shows_the_tiles(page, tmp_path: 
         page.screenshot(path=os.environ["RUMMI_SCREENSHOT"])
         from PIL import Image  # 256 colours: a third of the size, no visible difference at this scale
 
-        Image.open(os.environ["RUMMI_SCREENSHOT"]).quantize(256).save(os.environ["RUMMI_SCREENSHOT"], optimize=True)
+        Image.open(os.environ["RUMMI_SCREENSHOT"]).quantize(256).save(
+            os.environ["RUMMI_SCREENSHOT"], optimize=True
+        )
 
 
 def test_labels_are_readable_at_phone_size_and_can_be_hidden(page) -> None:
@@ -69,7 +69,12 @@ def test_labels_are_readable_at_phone_size_and_can_be_hidden(page) -> None:
     assert min(label["font"] for label in labels) * scale >= 12
     for n, a in enumerate(labels):
         for b in labels[n + 1 :]:
-            apart = a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+            apart = (
+                a["right"] <= b["left"]
+                or b["right"] <= a["left"]
+                or a["bottom"] <= b["top"]
+                or b["bottom"] <= a["top"]
+            )
             assert apart, f"{a['text']} covers {b['text']}"
     shown = page.evaluate("document.querySelector('#photo').toDataURL()")
     page.locator("#show-labels").uncheck()
@@ -123,7 +128,9 @@ def test_a_tile_can_be_corrected_with_the_keyboard_alone(page) -> None:
 def test_live_mode_reads_the_table_and_stops_sending_a_still_picture(page) -> None:
     camera_on(page)
     page.locator("#live").check()
-    page.wait_for_function("document.querySelector('#status-text').textContent.startsWith('Live:')", timeout=60_000)
+    page.wait_for_function(
+        "document.querySelector('#status-text').textContent.startsWith('Live:')", timeout=60_000
+    )
     page.wait_for_selector("#table-sets li", timeout=30_000)
     assert Counter(read_labels(page)) == Counter(CAMERA_TILES)
     # The fake camera films one still photo: after the frames the tracker needs, nothing more
@@ -167,7 +174,9 @@ def test_live_mode_sends_again_when_the_table_changes(browser, api_server) -> No
         page.evaluate("(url) => window.__film(url)", data_url(PHOTOS / "table-wood.jpg"))
         camera_on(page)
         page.locator("#live").check()
-        page.wait_for_function("window.__rummi.state.scan && window.__rummi.state.scan.tiles.length === 15", timeout=60_000)
+        page.wait_for_function(
+            "window.__rummi.state.scan && window.__rummi.state.scan.tiles.length === 15", timeout=60_000
+        )
         time.sleep(1.5)
         still = page.evaluate("window.__rummi.state.scansSent")
         time.sleep(1.5)
@@ -211,7 +220,10 @@ def test_the_tracker_follows_a_real_change_after_two_frames(page) -> None:
 def service_fails(page, path: str, detail: str, status: int = 503) -> None:
     """From now on the page's calls to ``/api/v1/<path>`` get this status with this ``detail``."""
     body = json.dumps({"detail": detail})
-    page.route(f"**/api/v1/{path}", lambda route: route.fulfill(status=status, content_type="application/json", body=body))
+    page.route(
+        f"**/api/v1/{path}",
+        lambda route: route.fulfill(status=status, content_type="application/json", body=body),
+    )
 
 
 def test_a_failed_hint_after_ticking_opened_says_why_and_offers_a_retry(page) -> None:
@@ -266,7 +278,9 @@ def test_a_damaged_upload_clears_the_last_verdict(page, tmp_path: Path) -> None:
 def blurred(photo: Path, target: Path, kernel: int = 21, gain: float = 1.0) -> Path:
     import cv2
 
-    image = cv2.GaussianBlur(cv2.imread(str(photo)), (kernel, kernel), 0) if kernel else cv2.imread(str(photo))
+    image = (
+        cv2.GaussianBlur(cv2.imread(str(photo)), (kernel, kernel), 0) if kernel else cv2.imread(str(photo))
+    )
     cv2.imwrite(str(target), (image * gain).clip(0, 255).astype("uint8"))
     return target
 

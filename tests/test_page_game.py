@@ -14,16 +14,15 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from rummi.engine.notation import parse_tiles
 from rummi.engine.scoring import score_game
+
 from tests.page_browser import (
     LANDSCAPE,
     PHOTOS,
     SAMPLES,
     SMALL_PHONE,
     answer_dialog,
-    browser,  # noqa: F401 (a fixture)
     camera_on,
     capture,
     phone_page,
@@ -35,7 +34,9 @@ from tests.page_browser import (
 pytestmark = pytest.mark.browser
 
 #: navigator.vibrate as the page calls it, kept where the test can read it.
-RECORD_VIBRATION = "window.__vibrations = []; navigator.vibrate = (p) => { window.__vibrations.push(p); return true; };"
+RECORD_VIBRATION = (
+    "window.__vibrations = []; navigator.vibrate = (p) => { window.__vibrations.push(p); return true; };"
+)
 LIMIT_S = 8
 PLAYERS = ["Ann", "Bob", "Cy"]
 TABLE_WOOD = "k6 k7 k8 k9 | b8 r8 o8 | o2 o3 J | r1 o1 b1"
@@ -54,7 +55,10 @@ def whose_turn(page) -> str:
 
 
 def sheet_rows(page) -> tuple[list[list[str]], list[str]]:
-    rows = [[c.inner_text() for c in r.locator("td:not(.actions)").all()] for r in page.locator("#sheet tbody tr").all()]
+    rows = [
+        [c.inner_text() for c in r.locator("td:not(.actions)").all()]
+        for r in page.locator("#sheet tbody tr").all()
+    ]
     return rows, [c.inner_text() for c in page.locator("#sheet tfoot td").all()][:-1]
 
 
@@ -63,7 +67,9 @@ def signed(n: int) -> str:
 
 
 def expected(winner: str, racks: dict[str, str]) -> list[int]:
-    result = score_game({p: parse_tiles(racks.get(p, "")) for p in PLAYERS}, "pressman_us_2009", winner=winner)
+    result = score_game(
+        {p: parse_tiles(racks.get(p, "")) for p in PLAYERS}, "pressman_us_2009", winner=winner
+    )
     return [result.scores[p] for p in PLAYERS]
 
 
@@ -125,7 +131,9 @@ def test_a_whole_match_refereed_and_scored(browser, api_server, tmp_path: Path) 
         verdict = page.locator("#verdict").inner_text()
         assert verdict.startswith("Cy: ILLEGAL")
         assert "Put the table back as it was before the turn" in verdict
-        broken = page.evaluate("[...window.__rummi.state.styles.values()].filter(s => s === 'invalid').length")
+        broken = page.evaluate(
+            "[...window.__rummi.state.styles.values()].filter(s => s === 'invalid').length"
+        )
         assert broken == 10  # every single tile is a broken set
         screenshot(page, shots, "3-illegal")
         assert whose_turn(page) == "Ann's turn"
@@ -147,7 +155,7 @@ def test_a_whole_match_refereed_and_scored(browser, api_server, tmp_path: Path) 
         bob = page.locator("#losers input[data-player='Bob']").input_value()
         cy = page.locator("#losers input[data-player='Cy']").input_value()
         assert bob == "b5 b9 o3 r1 r2 r4"
-        assert sorted(cy.split()) == sorted("b2 b5 b6 o2 o2 o9 o13 r2 r4 r13 k3 k8 k13".split())
+        assert sorted(cy.split()) == sorted(["b2", "b5", "b6", "o2", "o2", "o9", "o13", "r2", "r4", "r13", "k3", "k8", "k13"])
         page.locator("#score-round").click()
         page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 1", timeout=30_000)
         game1 = expected("Ann", {"Bob": bob, "Cy": cy})
@@ -196,7 +204,9 @@ def test_restarting_a_running_turn_asks_first(browser, api_server) -> None:
         assert page.evaluate("window.__rummi.modes.match.current().game.turn.startedAt") == started
         page.locator("#ref-before").click()
         answer_dialog(page, yes=True)
-        page.wait_for_function(f"window.__rummi.modes.match.current().game.turn.startedAt > {started}", timeout=60_000)
+        page.wait_for_function(
+            f"window.__rummi.modes.match.current().game.turn.startedAt > {started}", timeout=60_000
+        )
         page.wait_for_function("!window.__rummi.state.busy")
         # The restarted turn keeps the table the camera saw as its "before".
         assert page.evaluate("window.__rummi.modes.match.current().game.turn.before.text") == TABLE_WOOD
@@ -205,7 +215,9 @@ def test_restarting_a_running_turn_asks_first(browser, api_server) -> None:
 
 
 @pytest.mark.parametrize("viewport", [SMALL_PHONE, LANDSCAPE], ids=["360x640", "landscape"])
-def test_a_refereed_turn_on_a_small_phone_and_on_its_side(browser, api_server, tmp_path: Path, viewport) -> None:
+def test_a_refereed_turn_on_a_small_phone_and_on_its_side(
+    browser, api_server, tmp_path: Path, viewport
+) -> None:
     with phone_page(browser, api_server, viewport) as page:
         camera_on(page)
         referee_tab(page)
@@ -214,7 +226,9 @@ def test_a_refereed_turn_on_a_small_phone_and_on_its_side(browser, api_server, t
         page.locator("#ref-start").click()
         page.evaluate("window.scrollTo(0, 0)")
         clock, stage = page.locator("#turn-clock").bounding_box(), page.locator("#stage").bounding_box()
-        assert stage["x"] <= clock["x"] and clock["x"] + clock["width"] <= stage["x"] + stage["width"]  # over the camera
+        assert (
+            stage["x"] <= clock["x"] and clock["x"] + clock["width"] <= stage["x"] + stage["width"]
+        )  # over the camera
         assert page.locator("#capture").inner_text() == "Capture: turn done"
         button = page.locator("#capture").bounding_box()
         assert button["y"] + button["height"] <= viewport["height"]  # no scrolling to end a turn
@@ -227,5 +241,7 @@ def test_a_refereed_turn_on_a_small_phone_and_on_its_side(browser, api_server, t
         tap_tile(page, "k6")
         page.locator("#fix [data-colour='k']").click()
         page.locator("#fix .numbers button", has_text="5").first.click()
-        page.wait_for_function("window.__rummi.modes.match.current().game.turn.before.text.startsWith('k5 k7')")
+        page.wait_for_function(
+            "window.__rummi.modes.match.current().game.turn.before.text.startsWith('k5 k7')"
+        )
         assert "Corrected: Bob's turn starts from k5 k7 k8 k9" in page.locator("#status-text").inner_text()

@@ -19,10 +19,8 @@ from tests.page_browser import (
     DESKTOP,
     LANDSCAPE,
     SMALL_PHONE,
-    browser,  # noqa: F401 (a fixture)
     camera_on,
     capture,
-    page,  # noqa: F401 (a fixture)
     phone_page,
     poll,
     screenshot,
@@ -123,7 +121,10 @@ def test_a_desktop_has_two_columns_and_shows_the_join_code(browser, api_server, 
         assert panel["x"] >= stage["x"] + stage["width"]  # the panels beside the picture
         assert stage["width"] >= 640
     with phone_page(browser, api_server, DESKTOP, mobile=False) as page:
-        page.route("**/api/v1/join", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(JOIN)))
+        page.route(
+            "**/api/v1/join",
+            lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(JOIN)),
+        )
         page.reload()
         page.locator("#join").wait_for(state="visible")
         assert page.locator("#join-url").inner_text() == JOIN["url"]
@@ -132,7 +133,12 @@ def test_a_desktop_has_two_columns_and_shows_the_join_code(browser, api_server, 
     with phone_page(browser, api_server, DESKTOP, mobile=False) as page:
         # A join link to this machine's loopback address is no use to a phone.
         loopback = {"url": "http://127.0.0.1:8000/", "qr_svg": JOIN["qr_svg"]}
-        page.route("**/api/v1/join", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(loopback)))
+        page.route(
+            "**/api/v1/join",
+            lambda route: route.fulfill(
+                status=200, content_type="application/json", body=json.dumps(loopback)
+            ),
+        )
         page.reload()
         page.wait_for_function("window.__rummi && window.__rummi.state.joinChecked")
         assert page.locator("#join").is_hidden()

@@ -9,19 +9,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from rummi.engine.notation import format_tiles, parse_sets, parse_tiles
 from rummi.engine.solver import solve
+
 from tests.page_browser import (
     PHOTOS,
     SAMPLES,
-    browser,  # noqa: F401 (a fixture)
     camera_on,
     capture,
-    page,  # noqa: F401 (a fixture)
+    reads,
     screenshot,
     tap_tile,
-    reads,
     upload,
 )
 
@@ -66,7 +64,9 @@ def test_a_table_photo_and_a_rack_photo_give_the_engines_hint(page, tmp_path: Pa
     assert page_play(page) == expected_play(page, table, rack, opened=True) == ["b5", "r4"]
     assert page.locator("#hint-result .verdict").inner_text() == "Play 2 tiles"
     # On my rack's picture the two tiles played have the "play" outline.
-    styles = page.evaluate("[...window.__rummi.state.styles.entries()].filter(([, s]) => s === 'play').length")
+    styles = page.evaluate(
+        "[...window.__rummi.state.styles.entries()].filter(([, s]) => s === 'play').length"
+    )
     assert styles == 2
     screenshot(page, tmp_path, "rack-photo")
 

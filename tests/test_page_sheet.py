@@ -12,14 +12,12 @@ from pathlib import Path
 
 import cv2
 import pytest
-
 from rummi.engine.notation import parse_tiles
 from rummi.engine.scoring import score_game
+
 from tests.page_browser import (
     SAMPLES,
     answer_dialog,
-    browser,  # noqa: F401 (a fixture)
-    page,  # noqa: F401 (a fixture)
     screenshot,
     tap_tile,
     upload,
@@ -28,7 +26,15 @@ from tests.page_browser import (
 pytestmark = pytest.mark.browser
 
 
-def start_match(page, players: str, *, preset: str | None = None, end: str = "none", goal: int | None = None, limit: int | None = None) -> None:
+def start_match(
+    page,
+    players: str,
+    *,
+    preset: str | None = None,
+    end: str = "none",
+    goal: int | None = None,
+    limit: int | None = None,
+) -> None:
     page.locator("#modes [data-mode='score']").click()
     if preset:
         page.locator("#settings summary").click()
@@ -81,18 +87,29 @@ def test_a_match_sheet_is_kept_corrected_and_exported(page, tmp_path: Path) -> N
     start_match(page, "Ann, Bob, Cy")
     preset = page.evaluate("window.__rummi.modes.match.current().rules.preset")
     assert preset == "pressman_us_2009"
-    assert "Pressman US rulebook (2009) (fixed for this match) · joker 30" in page.locator("#match-preset").inner_text()
+    assert (
+        "Pressman US rulebook (2009) (fixed for this match) · joker 30"
+        in page.locator("#match-preset").inner_text()
+    )
 
     game1 = {"Bob": "r4 b8", "Cy": "r1 J"}
     enter_round(page, "Ann", game1)
     score(page, 1)
-    assert sheet(page)[0] == [[signed(n) for n in engine_row(PLAYERS, "Ann", game1, preset)]] == [["+43", "-12", "-31"]]
+    assert (
+        sheet(page)[0]
+        == [[signed(n) for n in engine_row(PLAYERS, "Ann", game1, preset)]]
+        == [["+43", "-12", "-31"]]
+    )
 
     # The Rules menu changes to a 50-point joker: the running match is not touched by it.
     page.locator("#settings summary").click()
     page.locator("#preset").select_option("pl_wikipedia_tournament")
     change = page.locator("#change-preset")
-    assert change.is_visible() and change.inner_text().startswith("Use ") and change.inner_text().endswith("for this match…")
+    assert (
+        change.is_visible()
+        and change.inner_text().startswith("Use ")
+        and change.inner_text().endswith("for this match…")
+    )
     assert "Pressman" in page.locator("#match-preset").inner_text()
     # An empty rack is a question, not a silent zero.
     enter_round(page, "Cy", {"Ann": "k13", "Bob": ""})
@@ -121,7 +138,11 @@ def test_a_match_sheet_is_kept_corrected_and_exported(page, tmp_path: Path) -> N
     page.locator("#score-round").click()
     page.wait_for_function("document.querySelector('#sheet tbody td').textContent === '+13'", timeout=30_000)
     rows, totals = sheet(page)
-    assert rows[0] == [signed(n) for n in engine_row(PLAYERS, "Ann", {"Bob": "r4 b8", "Cy": "r1"}, preset)] == ["+13", "-12", "-1"]
+    assert (
+        rows[0]
+        == [signed(n) for n in engine_row(PLAYERS, "Ann", {"Bob": "r4 b8", "Cy": "r1"}, preset)]
+        == ["+13", "-12", "-1"]
+    )
     assert totals == ["-30", "-17", "+47"]
 
     # Delete game 2, then undo it.
@@ -142,7 +163,12 @@ def test_a_match_sheet_is_kept_corrected_and_exported(page, tmp_path: Path) -> N
     with page.expect_download() as download:
         page.locator("#export-csv").click()
     csv = Path(download.value.path()).read_text()
-    assert csv.splitlines() == ["game,winner,Ann,Bob,Cy", "1,Ann,13,-12,-1", "2,Cy,-43,-5,48", "total,,-30,-17,47"]
+    assert csv.splitlines() == [
+        "game,winner,Ann,Bob,Cy",
+        "1,Ann,13,-12,-1",
+        "2,Cy,-43,-5,48",
+        "total,,-30,-17,47",
+    ]
     with page.expect_download() as download:
         page.locator("#export-json").click()
     exported = json.loads(Path(download.value.path()).read_text())
@@ -152,10 +178,16 @@ def test_a_match_sheet_is_kept_corrected_and_exported(page, tmp_path: Path) -> N
     # Changing the match's preset is its own action: every game is scored again under it.
     page.locator("#change-preset").click()
     assert "Every game on the sheet is scored again" in answer_dialog(page, yes=True)
-    page.wait_for_function("window.__rummi.modes.match.current().rules.preset === 'pl_wikipedia_tournament'", timeout=30_000)
-    page.wait_for_function("document.querySelector('#sheet tbody tr:nth-child(2) td').textContent === '-63'", timeout=30_000)
+    page.wait_for_function(
+        "window.__rummi.modes.match.current().rules.preset === 'pl_wikipedia_tournament'", timeout=30_000
+    )
+    page.wait_for_function(
+        "document.querySelector('#sheet tbody tr:nth-child(2) td').textContent === '-63'", timeout=30_000
+    )
     rows, totals = sheet(page)
-    assert rows[1] == [signed(n) for n in engine_row(PLAYERS, "Cy", game2, "pl_wikipedia_tournament", not_opened={})]
+    assert rows[1] == [
+        signed(n) for n in engine_row(PLAYERS, "Cy", game2, "pl_wikipedia_tournament", not_opened={})
+    ]
     assert "Polish" in page.locator("#match-preset").inner_text()
     screenshot(page, tmp_path, "sheet-rescored")
 
@@ -193,7 +225,13 @@ def test_never_opened_players_pay_the_presets_penalty(page) -> None:
     enter_round(page, "Ann", {"Bob": "r4 b8", "Cy": "k10 b10 r10"})
     page.locator("#losers select[data-player='Cy']").select_option("could_have")
     score(page, 1)
-    expected = engine_row(PLAYERS, "Ann", {"Bob": "r4 b8", "Cy": "k10 b10 r10"}, "pl_wikipedia_tournament", not_opened={"Cy": "could_have"})
+    expected = engine_row(
+        PLAYERS,
+        "Ann",
+        {"Bob": "r4 b8", "Cy": "k10 b10 r10"},
+        "pl_wikipedia_tournament",
+        not_opened={"Cy": "could_have"},
+    )
     assert sheet(page)[0][0] == [signed(n) for n in expected]
     assert expected[2] == -200
 
@@ -205,7 +243,9 @@ def test_unsure_tiles_are_confirmed_before_they_are_scored(page, tmp_path: Path)
     start_match(page, "Ann, Bob")
     page.locator("#winner").select_option("Ann")
     upload(page, blurred)  # the first empty rack: Bob's
-    unsure = page.evaluate("window.__rummi.state.pictures.rack.scan.uncertain.map(i => window.__rummi.state.pictures.rack.scan.tiles[i].tile)")
+    unsure = page.evaluate(
+        "window.__rummi.state.pictures.rack.scan.uncertain.map(i => window.__rummi.state.pictures.rack.scan.tiles[i].tile)"
+    )
     assert unsure, "the blurred photo should have an unsure tile"
     assert len(page.locator("#losers input[data-player='Bob']").input_value().split()) == 13
     assert "Unsure:" in page.locator("#losers .unsure-note").inner_text()
