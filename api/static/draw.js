@@ -13,13 +13,6 @@ export const STYLE = {
   focus: { colour: "#111", dash: [], width: 2.4 },
 };
 
-const INK = { k: "#111", b: "#0b4fd8", o: "#b45309", r: "#d01818", J: "#7a3cc2" };
-
-export function inkFor(label) {
-  if (!label) return "#555";
-  return INK[label[0] === "J" ? "J" : label[0]] || "#333";
-}
-
 function box(corners) {
   const xs = corners.map(p => p[0]), ys = corners.map(p => p[1]);
   return { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) };

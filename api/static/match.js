@@ -4,7 +4,7 @@
 // them up (/games/sheet); the page keeps the match (which games, in which order) in
 // localStorage, so a reload or a dead battery loses nothing.
 
-import { $, api, ask, el, rackIndices, say, sayError, state, tilesText } from "./core.js";
+import { $, api, ask, el, rackIndices, say, sayError, state } from "./core.js";
 
 const KEY = "rummi.match";
 const UNDO_KEY = "rummi.match.undo";
@@ -513,4 +513,3 @@ export function init(pageHooks) {
   show();
 }
 
-export { tilesText };
