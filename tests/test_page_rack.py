@@ -103,6 +103,7 @@ def test_in_one_photo_tiles_move_between_rack_and_table(page, tmp_path: Path) ->
     # r1 o1 b1 is really my rack, not a table set: move the whole row with one tap.
     tap_tile(page, "r1")
     assert page.locator("#move-set-rack").is_visible()
+    page.locator("#fix").screenshot(path=str(tmp_path / "move-dialog.png"))
     before = reads(page)
     page.locator("#move-set-rack").click()
     page.wait_for_function("window.__rummi.state.pictures.table.scan.rack.length === 5")

@@ -124,13 +124,14 @@ function paint(ctx, p) {
   ctx.fillText(p.text, (p.left + p.right) / 2, (p.top + p.bottom) / 2);
 }
 
-// The first of several spots (above, inside, below, beside) that hides no other tile and no
-// label already placed; if none is free, the one that hides the least.
+// The first of several spots (above, below, on its own tile) that hides no tile and no label
+// already placed; if none is free, the one that hides the least (its own tile's face counts
+// less than a neighbour).
 function place(ctx, candidates, boxes, own, placed) {
   let best = null, bestCost = Infinity;
   for (const p of candidates) {
     let cost = 0;
-    boxes.forEach((b, j) => { if (j !== own && overlaps(p, b)) cost += 2; });
+    boxes.forEach((b, j) => { if (overlaps(p, b)) cost += j === own ? 1 : 2; }); // own tile: hides its face
     for (const q of placed) if (overlaps(p, q)) cost += 3;
     if (p.top < 0 || p.left < 0 || p.right > ctx.canvas.width || p.bottom > ctx.canvas.height) cost += 1;
     if (cost < bestCost) { best = p; bestCost = cost; }
@@ -147,8 +148,8 @@ function label(ctx, tile, i, boxes, placed, font) {
   const fill = styleOf(tile).colour;
   const candidates = [
     pill(ctx, text, x, b.top - h - 1, font, fill),
-    pill(ctx, text, x, (b.top + b.bottom) / 2 - h / 2, font, fill),
     pill(ctx, text, x, b.bottom + 1, font, fill),
+    pill(ctx, text, x, (b.top + b.bottom) / 2 - h / 2, font, fill),
   ];
   place(ctx, candidates, boxes, i, placed);
 }

@@ -94,7 +94,8 @@ async function rackMode(next) {
   if (hint.explanation.length) box.append(steps);
   box.append(el("p", {}, "Table after: ", tilesText(hint.table)));
   state.arrows = destinations(rack, played, hint.table);
-  say(`Best move: ${hint.play} (double purple outline; the arrows show where each tile goes).`);
+  const where = rack.source === state.pictures.table ? "the arrows show where each tile goes" : "on the table's picture (step 1) a +tile marks where each goes";
+  say(`Best move: ${hint.play} (double purple outline; ${where}).`);
 }
 
 // Outline on the rack picture the tiles the move plays (each copy once).
