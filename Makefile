@@ -2,14 +2,20 @@
 #   make demo   - creates .venv with the pinned runtime only, reads a bundled table photo,
 #                 hints a move and judges a turn
 #   make test   - adds the test tools to .venv, installs the system packages the tests need
-#                 (fonts, chromium, PostgreSQL), checks the code with ruff and runs every test
+#                 (fonts, chromium, PostgreSQL, npm), axe-core for the page's accessibility test,
+#                 checks the code with ruff and runs every test
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 RUNTIME_STAMP := $(VENV)/.runtime-installed
 DEV_STAMP := $(VENV)/.dev-installed
+# axe-core (npm) checks the page's accessibility in tests/test_page_layout.py; kept in the venv
+# folder so it is ignored by git and goes with `make clean`.
+AXE_VERSION := 4.14.1
+AXE := $(VENV)/page-tools/node_modules/axe-core/axe.min.js
+AXE_STAMP := $(VENV)/page-tools/.axe-core-$(AXE_VERSION)
 
-.PHONY: demo test venv dev-venv system lint clean train-venv
+.PHONY: demo test venv dev-venv system page-tools lint clean train-venv
 
 venv: $(RUNTIME_STAMP)
 
@@ -41,7 +47,14 @@ demo: venv
 lint: dev-venv
 	$(BIN)/ruff check .
 
-test: dev-venv system lint
+page-tools: $(AXE_STAMP)
+
+$(AXE_STAMP): | system
+	npm install --prefix $(VENV)/page-tools --no-save --no-audit --no-fund --loglevel=error axe-core@$(AXE_VERSION)
+	test -f $(AXE)
+	touch $@
+
+test: dev-venv system page-tools lint
 	bash scripts/run-tests.sh
 
 # Training needs torch + ultralytics (several GB); kept out of the runtime venv on purpose.

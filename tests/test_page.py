@@ -1,170 +1,193 @@
-"""The camera page in a real browser: Debian's chromium, headless, with a fake camera that
-films a bundled table photo. The page must open the camera, capture, and show the right tiles.
-
-Chromium plays a .y4m file as the camera (``--use-file-for-fake-video-capture``); the file is
-made here from ``tests/data/photos/table-wood.jpg`` with OpenCV. The test keeps a screenshot in
-its temporary folder (and ``RUMMI_SCREENSHOT=path`` saves one more copy, e.g. for the README).
+"""The camera page in a real browser (tests/page_browser.py): it opens the camera, captures, shows
+the right tiles with their set numbers, a tile is corrected by touch or keyboard, live mode
+merges frames and sends one only when the picture changed, and every failure says what to do.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
+import time
 from collections import Counter
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
 
-from tests.api_server import DATA, Server
+from tests.page_browser import (
+    CAMERA_TILES,
+    PHOTOS,
+    camera_on,
+    capture,
+    phone_page,
+    read_labels,
+    reads,
+    screenshot,
+    tap_tile,
+    upload,
+    wait_for_reading,
+)
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-PHOTO = DATA / "photos" / "table-wood.jpg"
-#: The 15 tiles of that photo: four sets of three or more, and a pair (o7 r7) the layout takes
-#: for a rack.
-TRUTH = ["k6", "k7", "k8", "k9", "b8", "r8", "o8", "o2", "o3", "J", "r1", "o1", "b1", "o7", "r7"]
-#: A phone-sized viewport (CSS pixels), as the page is meant to be used.
-PHONE = {"width": 412, "height": 915}
-
-
-def write_y4m(photo: Path, target: Path, frames: int = 4) -> Path:
-    """A short Y4M clip of one photo (4:2:0, even size), the format chromium's fake camera reads."""
-    image = cv2.imread(str(photo))
-    height, width = image.shape[0] // 2 * 2, image.shape[1] // 2 * 2
-    yuv = cv2.cvtColor(np.ascontiguousarray(image[:height, :width]), cv2.COLOR_BGR2YUV_I420)
-    with target.open("wb") as out:
-        out.write(f"YUV4MPEG2 W{width} H{height} F5:1 Ip A1:1 C420jpeg\n".encode())
-        for _ in range(frames):
-            out.write(b"FRAME\n")
-            out.write(yuv.tobytes())
-    return target
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory):
-    if not Path(CHROMIUM).exists():
-        pytest.fail(
-            f"chromium not found at {CHROMIUM}: run scripts/setup-system.sh (apt-get install chromium)"
-        )
-    from playwright.sync_api import sync_playwright
-
-    clip = write_y4m(PHOTO, tmp_path_factory.mktemp("camera") / "table.y4m")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--headless",
-                "--disable-gpu",
-                "--use-fake-ui-for-media-stream",
-                "--use-fake-device-for-media-stream",
-                f"--use-file-for-fake-video-capture={clip}",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture()
-def page(browser, api_server: Server):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(api_server.url + "/")
-    yield page
-    context.close()
-    assert not errors, f"script errors on the page: {errors}"
-
-
-def camera_on(page) -> None:
-    """Wait until the page has the (fake) camera streaming: Capture is enabled then."""
-    page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
-    assert page.evaluate("document.querySelector('#video').videoWidth") > 0
-
-
-def capture(page) -> None:
-    """Press Capture and wait for the reading, or fail with what the page said instead."""
-    page.locator("#capture").click()
-    page.wait_for_function(
-        "window.__rummi.state.scan !== null || document.querySelector('#status').classList.contains('error')",
-        timeout=60_000,
-    )
-    status = page.locator("#status")
-    assert "error" not in (status.get_attribute("class") or ""), status.inner_text()
 
 
 def test_the_page_opens_the_camera_captures_and_shows_the_tiles(page, tmp_path: Path) -> None:
     camera_on(page)
     capture(page)
-    # Table mode checks every set once the reading is in.
     page.wait_for_selector("#table-sets li.valid", timeout=30_000)
 
-    read = page.evaluate("window.__rummi.state.scan.tiles.map(t => t.tile)")
-    assert Counter(read) == Counter(TRUTH), f"read {sorted(read)}"
+    assert Counter(read_labels(page)) == Counter(CAMERA_TILES), f"read {sorted(read_labels(page))}"
     assert page.locator("#table-sets li").count() == 4
     assert page.locator("#table-sets li.valid").count() == 4
-    assert "k6 k7 k8 k9" in page.locator("#table-sets").inner_text()
-    assert "Rack: o7 r7" in page.locator("#read-text").inner_text()
+    # Each set is numbered in the list as on the picture: set 1 is the run of blacks.
+    first = page.locator("#table-sets li").first
+    assert first.locator(".set-number").text_content() == "Set 1"
+    assert "k6 k7 k8 k9" in first.inner_text()
+    assert "Rack in the table photo: o7 r7" in page.locator("#read-text").inner_text()
+    # Every tile is a button too (the keyboard's way to correct one).
+    assert page.locator("#tile-list button").count() == 15
 
-    shot = tmp_path / "page.png"
-    page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size > 10_000
+    screenshot(page, tmp_path, "page")
     if os.environ.get("RUMMI_SCREENSHOT"):
-        shutil.copyfile(shot, os.environ["RUMMI_SCREENSHOT"])
+        # The README's picture: what a phone shows at once, the picture and the sets.
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=os.environ["RUMMI_SCREENSHOT"])
+        from PIL import Image  # 256 colours: a third of the size, no visible difference at this scale
+
+        Image.open(os.environ["RUMMI_SCREENSHOT"]).quantize(256).save(
+            os.environ["RUMMI_SCREENSHOT"], optimize=True
+        )
+
+
+def test_labels_are_readable_at_phone_size_and_can_be_hidden(page) -> None:
+    camera_on(page)
+    capture(page)
+    page.wait_for_selector("#table-sets li", timeout=30_000)
+    # Every label at least 12 CSS px tall, and no label on top of another.
+    drawn = page.evaluate("window.__rummi.state.drawn")
+    labels, scale = drawn["labels"], drawn["cssScale"]
+    assert len(labels) == 15 + 4  # a label per tile, a number per set
+    assert min(label["font"] for label in labels) * scale >= 12
+    for n, a in enumerate(labels):
+        for b in labels[n + 1 :]:
+            apart = (
+                a["right"] <= b["left"]
+                or b["right"] <= a["left"]
+                or a["bottom"] <= b["top"]
+                or b["bottom"] <= a["top"]
+            )
+            assert apart, f"{a['text']} covers {b['text']}"
+    shown = page.evaluate("document.querySelector('#photo').toDataURL()")
+    page.locator("#show-labels").uncheck()
+    hidden = page.evaluate("document.querySelector('#photo').toDataURL()")
+    assert shown != hidden  # the labels went away
 
 
 def test_a_tile_can_be_corrected_by_tapping_it(page) -> None:
     camera_on(page)
     capture(page)
     page.wait_for_selector("#table-sets li", timeout=30_000)
-
-    # Tap the middle of the first tile of the first set, as a finger would.
-    point = page.evaluate(
-        """() => {
-          const {scan} = window.__rummi.state;
-          const canvas = document.querySelector('#photo');
-          const rect = canvas.getBoundingClientRect();
-          const scale = Math.min(rect.width / canvas.width, rect.height / canvas.height);
-          const i = scan.sets[0][0];
-          const c = scan.tiles[i].corners;
-          const x = c.reduce((s, p) => s + p[0], 0) / 4, y = c.reduce((s, p) => s + p[1], 0) / 4;
-          return {i, label: scan.tiles[i].tile,
-                  x: rect.left + (rect.width - canvas.width * scale) / 2 + x * scale,
-                  y: rect.top + (rect.height - canvas.height * scale) / 2 + y * scale};
-        }"""
-    )
-    page.mouse.click(point["x"], point["y"])
-    dialog = page.locator("#fix")
-    dialog.wait_for(state="visible")
-    assert page.locator("#fix-was").inner_text() == point["label"]
-    dialog.locator("[data-colour='k']").click()
-    dialog.locator(".numbers button", has_text="13").first.click()
-    page.wait_for_function(f"window.__rummi.state.scan.tiles[{point['i']}].tile === 'k13'")
-    # The corrected table is checked again: that set is now invalid.
+    tap_tile(page, "k6")
+    assert page.locator("#fix-was").inner_text() == "k6"
+    assert "table set 1" in page.locator("#fix-where").inner_text()
+    page.locator("#fix [data-colour='k']").click()
+    page.locator("#fix .numbers button", has_text="13").first.click()
+    # The corrected table is checked again: set 1 (k13 k7 k8 k9) is now invalid.
     page.wait_for_selector("#table-sets li.invalid", timeout=30_000)
+    assert "k13" in page.locator("#table-sets li.invalid").first.inner_text()
     assert not page.locator("#save-corrections").is_disabled()
 
 
-def test_live_mode_merges_frames_and_reads_the_table(page) -> None:
+def test_a_tile_can_be_corrected_with_the_keyboard_alone(page) -> None:
+    camera_on(page)
+    capture(page)
+    page.wait_for_selector("#table-sets li", timeout=30_000)
+    # Photo… is a real button: Tab reaches it and Enter opens the file chooser.
+    page.locator("#pick-file").focus()
+    with page.expect_file_chooser():
+        page.keyboard.press("Enter")
+    # On the picture: arrow keys walk the tiles in reading order, Enter opens the dialog.
+    page.locator("#photo").focus()
+    page.keyboard.press("ArrowRight")  # from k6 (focused first) to k7
+    page.keyboard.press("Enter")
+    page.locator("#fix").wait_for(state="visible")
+    assert page.locator("#fix-was").inner_text() == "k7"
+    page.keyboard.press("Escape")
+    page.locator("#fix").wait_for(state="hidden")
+    # The tile list: Tab to a tile's button, Enter, pick the colour and number by keyboard.
+    page.locator("#tile-list button", has_text="b8").focus()
+    page.keyboard.press("Enter")
+    page.locator("#fix").wait_for(state="visible")
+    page.locator("#fix [data-colour='r']").focus()
+    page.keyboard.press("Enter")
+    page.locator("#fix .numbers button", has_text="9").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.__rummi.state.scan.tiles.some(t => t.tile === 'r9')")
+    page.wait_for_selector("#table-sets li.invalid", timeout=30_000)
+
+
+def test_live_mode_reads_the_table_and_stops_sending_a_still_picture(page) -> None:
     camera_on(page)
     page.locator("#live").check()
     page.wait_for_function(
-        "document.querySelector('#status').textContent.startsWith('Live:')", timeout=60_000
+        "document.querySelector('#status-text').textContent.startsWith('Live:')", timeout=60_000
     )
     page.wait_for_selector("#table-sets li", timeout=30_000)
-    read = page.evaluate("window.__rummi.state.scan.tiles.map(t => t.tile)")
-    assert Counter(read) == Counter(TRUTH)
+    assert Counter(read_labels(page)) == Counter(CAMERA_TILES)
+    # The fake camera films one still photo: after the frames the tracker needs, nothing more
+    # is sent, however long live mode stays on.
+    time.sleep(1.5)
+    sent = page.evaluate("window.__rummi.state.scansSent")
+    assert sent <= 4, sent
+    time.sleep(2.0)
+    assert page.evaluate("window.__rummi.state.scansSent") == sent
     page.locator("#live").uncheck()
+
+
+#: A camera the test can point at any photo: getUserMedia answers with a canvas's stream, and
+#: window.__film(dataUrl) puts a photo on that canvas.
+CANVAS_CAMERA = """
+navigator.mediaDevices.getUserMedia = async () => {
+  const canvas = document.createElement('canvas');
+  canvas.width = 1000; canvas.height = 750;
+  const ctx = canvas.getContext('2d');
+  window.__film = (url) => new Promise(resolve => {
+    const image = new Image();
+    image.onload = () => { ctx.drawImage(image, 0, 0, canvas.width, canvas.height); resolve(); };
+    image.src = url;
+  });
+  // Keep painting so the stream has frames even when the picture does not change.
+  setInterval(() => { ctx.fillStyle = 'rgba(0,0,0,0)'; ctx.fillRect(0, 0, 1, 1); }, 100);
+  return canvas.captureStream(10);
+};
+"""
+
+
+def data_url(photo: Path) -> str:
+    import base64
+
+    return "data:image/jpeg;base64," + base64.b64encode(photo.read_bytes()).decode()
+
+
+def test_live_mode_sends_again_when_the_table_changes(browser, api_server) -> None:
+    with phone_page(browser, api_server, init_script=CANVAS_CAMERA) as page:
+        page.wait_for_function("typeof window.__film === 'function'")
+        page.evaluate("(url) => window.__film(url)", data_url(PHOTOS / "table-wood.jpg"))
+        camera_on(page)
+        page.locator("#live").check()
+        page.wait_for_function(
+            "window.__rummi.state.scan && window.__rummi.state.scan.tiles.length === 15", timeout=60_000
+        )
+        time.sleep(1.5)
+        still = page.evaluate("window.__rummi.state.scansSent")
+        time.sleep(1.5)
+        assert page.evaluate("window.__rummi.state.scansSent") == still  # nothing new to send
+        # Someone plays: the picture changes, frames go out again and the new table shows.
+        page.evaluate("(url) => window.__film(url)", data_url(PHOTOS / "two-runs.jpg"))
+        page.wait_for_function("window.__rummi.state.scan.tiles.length === 8", timeout=60_000)
+        assert page.evaluate("window.__rummi.state.scansSent") > still
+        page.wait_for_selector("#table-sets li", timeout=30_000)
+        assert "r5 r6 r7" in page.locator("#table-sets").inner_text()
+        page.locator("#live").uncheck()
 
 
 TRACK = """async (frames) => {
@@ -182,7 +205,6 @@ TRACK = """async (frames) => {
 def test_the_tracker_ignores_a_tile_misread_in_one_frame(page) -> None:
     """merge.js on its own: r5 read in every frame but one stays r5, and the flicker is no change."""
     steps = page.evaluate(TRACK, ["r5", "r5", "r5", "r5", "r6", "r5", "r5"])
-    # Nothing is shown until the tile was seen twice; then r5 throughout.
     assert steps == [[False, ""], [True, "r5"]] + [[False, "r5"]] * 5
 
 
@@ -192,70 +214,19 @@ def test_the_tracker_follows_a_real_change_after_two_frames(page) -> None:
     assert [changed for changed, _ in steps[8:]] == [False, True, False]
 
 
-def test_the_end_of_game_sheet_adds_up_rounds(page) -> None:
-    """End of game, with the racks typed instead of scanned: two rounds on the running sheet."""
-    page.locator("#modes [data-mode='score']").click()
-    page.locator("#players").fill("Ann, Bob, Cy")
-    page.locator("#new-game button").click()
-    page.locator("#winner").select_option("Ann")
-    page.locator("#losers input[data-player='Bob']").fill("r4 b8")
-    page.locator("#losers input[data-player='Cy']").fill("r1 J")
-    page.locator("#score-round").click()
-    page.wait_for_selector("#sheet table tbody tr")
-
-    page.locator("#winner").select_option("Cy")
-    page.locator("#losers input[data-player='Ann']").fill("k13")
-    page.locator("#losers input[data-player='Bob']").fill("o2 o3")
-    page.locator("#score-round").click()
-    page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
-
-    totals = page.locator("#sheet tfoot td").all_inner_texts()
-    assert totals == ["Total", "+30", "-17", "-13"]  # Ann 43-13, Bob -12-5, Cy -31+18
-    assert "Leading: Ann" in page.locator("#sheet").inner_text()
+# ---- when things go wrong -------------------------------------------------------------------------
 
 
-def test_my_rack_mode_asks_for_the_best_move(page) -> None:
-    """Table and rack in one picture: the rack here is o7 r7, and nothing on this table takes them."""
-    camera_on(page)
-    page.locator("#modes [data-mode='rack']").click()
-    page.locator("#opened").check()
-    capture(page)
-    page.wait_for_selector("#hint-result .verdict", timeout=60_000)
-    assert page.locator("#hint-result .verdict").inner_text() == "Draw a tile"
-    assert "no rack tile fits on the table" in page.locator("#hint-result").inner_text()
-
-
-def test_the_referee_times_a_turn_and_gives_the_verdict(page) -> None:
-    """Before and after pictures of the same table: the player played nothing and must draw."""
-    camera_on(page)
-    page.locator("#modes [data-mode='referee']").click()
-    page.locator("#ref-before").click()  # captures the table before the turn
-    page.wait_for_function("!document.querySelector('#ref-after').disabled", timeout=60_000)
-    page.wait_for_function("document.querySelector('#timer').textContent.startsWith('0:01')", timeout=10_000)
-    assert page.locator("#timer").inner_text().endswith("/ 2:00")  # the default preset's turn limit
-    page.locator("#ref-after").click()
-    page.wait_for_function(
-        "document.querySelector('#verdict .verdict') || document.querySelector('#status.error')",
-        timeout=60_000,
-    )
-    assert not page.locator("#status.error").count(), page.locator("#status").inner_text()
-    assert page.locator("#verdict .verdict").inner_text() == "ILLEGAL"
-    verdict = page.locator("#verdict").inner_text()
-    assert "no tile was played from the rack" in verdict
-    assert "The player draws 1 tile." in verdict
-
-
-def service_fails(page, path: str, detail: str) -> None:
-    """From now on the page's calls to ``/api/v1/<path>`` get a 503 with this ``detail``."""
+def service_fails(page, path: str, detail: str, status: int = 503) -> None:
+    """From now on the page's calls to ``/api/v1/<path>`` get this status with this ``detail``."""
     body = json.dumps({"detail": detail})
     page.route(
         f"**/api/v1/{path}",
-        lambda route: route.fulfill(status=503, content_type="application/json", body=body),
+        lambda route: route.fulfill(status=status, content_type="application/json", body=body),
     )
 
 
-def test_a_failed_hint_after_ticking_opened_says_why(page) -> None:
-    """Ticking "already opened" asks for a new hint; when the service fails the page must say so."""
+def test_a_failed_hint_after_ticking_opened_says_why_and_offers_a_retry(page) -> None:
     camera_on(page)
     page.locator("#modes [data-mode='rack']").click()
     capture(page)
@@ -263,17 +234,104 @@ def test_a_failed_hint_after_ticking_opened_says_why(page) -> None:
     service_fails(page, "hint", "solver unavailable")
     page.locator("#opened").check()
     page.wait_for_selector("#status.error", timeout=10_000)
-    assert page.locator("#status").inner_text() == "solver unavailable"
+    assert page.locator("#status-text").inner_text() == "solver unavailable"
+    page.unroute("**/api/v1/hint")
+    page.locator("#retry").click()
+    page.wait_for_function("!document.querySelector('#status').classList.contains('error')", timeout=30_000)
+    page.wait_for_selector("#hint-result .verdict", timeout=30_000)
 
 
-def test_a_failed_verdict_lets_the_referee_capture_the_table_again(page) -> None:
-    """The turn goes on when the service cannot judge it: the message shows, "after" is offered again."""
+def test_a_service_that_wants_a_token_says_to_open_its_link(page) -> None:
     camera_on(page)
-    page.locator("#modes [data-mode='referee']").click()
-    page.locator("#ref-before").click()
-    page.wait_for_function("!document.querySelector('#ref-after').disabled", timeout=60_000)
-    service_fails(page, "turns/judge", "referee unavailable")
-    page.locator("#ref-after").click()
-    page.wait_for_selector("#status.error", timeout=60_000)
-    assert page.locator("#status").inner_text() == "referee unavailable"
-    page.wait_for_function("!document.querySelector('#ref-after').disabled", timeout=5_000)
+    service_fails(page, "table/check", "this service needs its token", status=401)
+    page.locator("#capture").click()
+    page.wait_for_selector("#status.error", timeout=30_000)
+    assert page.locator("#status-text").inner_text().startswith("This server wants the organiser's link")
+
+
+def test_a_server_out_of_reach_is_explained_with_a_retry(page) -> None:
+    camera_on(page)
+    page.route("**/api/v1/scan*", lambda route: route.abort("connectionrefused"))
+    before = reads(page)
+    page.locator("#capture").click()
+    page.wait_for_selector("#status.error", timeout=10_000)
+    assert page.locator("#status-text").inner_text().startswith("Can't reach the Rummi server — same Wi-Fi?")
+    assert page.locator("#retry").is_visible()
+    page.unroute("**/api/v1/scan*")
+    page.locator("#retry").click()
+    wait_for_reading(page, before)
+    assert Counter(read_labels(page)) == Counter(CAMERA_TILES)
+
+
+def test_a_damaged_upload_clears_the_last_verdict(page, tmp_path: Path) -> None:
+    camera_on(page)
+    capture(page)
+    page.wait_for_selector("#table-sets li.valid", timeout=30_000)
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes((PHOTOS / "two-runs.jpg").read_bytes()[:2000])  # a truncated JPEG
+    upload(page, broken, allow_error=True)
+    assert "could not be read" in page.locator("#status-text").inner_text()
+    assert page.locator("#table-sets li").count() == 0
+    assert page.evaluate("window.__rummi.state.scan") is None
+
+
+def blurred(photo: Path, target: Path, kernel: int = 21, gain: float = 1.0) -> Path:
+    import cv2
+
+    image = (
+        cv2.GaussianBlur(cv2.imread(str(photo)), (kernel, kernel), 0) if kernel else cv2.imread(str(photo))
+    )
+    cv2.imwrite(str(target), (image * gain).clip(0, 255).astype("uint8"))
+    return target
+
+
+def test_a_blurred_photo_says_so_and_marks_the_unsure_tiles_in_the_sets(page, tmp_path: Path) -> None:
+    upload(page, blurred(PHOTOS / "table-wood.jpg", tmp_path / "blurred.jpg"))
+    page.wait_for_selector("#table-sets li", timeout=30_000)
+    assert page.locator("#stage-text").inner_text().startswith("Too dark or blurry — hold steady")
+    unsure = page.evaluate("window.__rummi.state.scan.uncertain.length")
+    assert unsure >= 2
+    # No set that holds an unsure tile is shown as plainly checked.
+    assert page.locator("#table-sets .unsure-note").count() >= 1
+    assert "check before trusting this" in page.locator("#table-sets").inner_text()
+
+
+def test_a_dark_photo_says_too_dark(page, tmp_path: Path) -> None:
+    upload(page, blurred(PHOTOS / "table-wood.jpg", tmp_path / "dark.jpg", kernel=0, gain=0.15))
+    assert page.locator("#stage-text").inner_text().startswith("Too dark")
+
+
+def test_no_tiles_says_move_closer(page, tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    blank = tmp_path / "wood.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), (40, 90, 140), np.uint8))
+    upload(page, blank)
+    assert page.locator("#status-text").inner_text() == "No tiles found — move closer."
+
+
+#: The first camera request is refused, as when a user taps "Block"; later ones are allowed.
+REFUSE_CAMERA_ONCE = """
+const ask = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+let refused = false;
+navigator.mediaDevices.getUserMedia = (constraints) => {
+  if (!refused) { refused = true; return Promise.reject(new DOMException('denied', 'NotAllowedError')); }
+  return ask(constraints);
+};
+"""
+
+
+def test_a_refused_camera_can_be_asked_again_and_live_says_why_it_waits(browser, api_server) -> None:
+    with phone_page(browser, api_server, init_script=REFUSE_CAMERA_ONCE) as page:
+        retry = page.locator("#camera-retry")
+        retry.wait_for(state="visible")
+        assert "The camera was not allowed" in page.locator("#stage-text").inner_text()
+        # Live without a camera: a sentence, not "Failed to execute 'append' on 'FormData'".
+        page.locator("#live").click()
+        page.wait_for_selector("#status.error")
+        assert "Live needs the camera" in page.locator("#status-text").inner_text()
+        assert not page.locator("#live").is_checked()
+        retry.click()
+        camera_on(page)
+        assert retry.is_hidden()

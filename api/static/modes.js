@@ -1,314 +1,213 @@
-// What each mode does with a reading. Every answer comes from the service; these functions
-// only ask and then show the answer, on the picture (outline colours) and in the mode's panel.
+// What each mode does with a reading. Every answer comes from the service; these functions only
+// ask and then show the answer, on the picture (outlines) and in the mode's panel. The score
+// sheet (match.js) and the referee (referee.js) have their own modules.
 
-import { api, rackText, rulesChoice, say, state, tableText, tableWithSpots } from "./core.js";
+import { $, api, el, myRack, rackIndices, readableSets, rulesChoice, say, setsText, state, tableText, tilesText } from "./core.js";
+import { centreOf } from "./draw.js";
+import * as match from "./match.js";
+import * as referee from "./referee.js";
 
-const $ = sel => document.querySelector(sel);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
-// Notation with each tile in its ink colour.
-function tilesText(text) {
-  const span = el("span", { class: "notation" });
-  const words = text.split(/\s+/).filter(Boolean);
-  words.forEach((word, i) => {
-    const ink = word === "|" ? "" : word[0] === "J" ? "ink-J" : `ink-${word[0]}`;
-    span.append(el("span", { class: `tile ${ink}` }, word));
-    if (i < words.length - 1) span.append(" ");
-  });
-  return span;
-}
+let page = null; // {refresh, show, capture} from app.js
 
 // ---- table: each set valid or not, with the reason -------------------------------------------
 
 async function tableMode() {
   const list = $("#table-sets");
   list.replaceChildren();
-  const sets = state.scan.sets.filter(set => set.some(i => state.scan.tiles[i].tile));
+  const picture = state.pictures.table;
+  if (!picture) return;
+  const sets = readableSets(picture);
   if (!sets.length) {
-    list.append(el("li", {}, "No sets found on the table."));
+    list.append(el("li", {}, picture.scan.tiles.length ? "No sets found on the table." : "No tiles found — move closer."));
     return;
   }
-  const verdict = await api("/table/check", { table: tableText(), rules: rulesChoice() });
-  // Sets with no readable tile are left out of tableText(); walk both lists in step.
+  const verdict = await api("/table/check", { table: tableText(picture), rules: rulesChoice() });
   sets.forEach((set, n) => {
     const answer = verdict.sets[n];
     for (const i of set) state.styles.set(i, answer.valid ? "valid" : "invalid");
     const why = answer.valid ? `${answer.kind}, ${answer.value} points` : answer.reason;
+    const unsure = set.filter(i => picture.scan.uncertain.includes(i)).map(i => picture.scan.tiles[i].tile);
     list.append(
       el("li", { class: answer.valid ? "valid" : "invalid" },
-        el("strong", {}, answer.valid ? "✓ " : "✗ "), tilesText(answer.text), el("span", { class: "why" }, why)),
+        el("span", { class: "set-number" }, el("span", { class: "visually-hidden" }, "Set "), String(n + 1)),
+        el("strong", {}, answer.valid ? "✓ " : "✗ "), tilesText(answer.text),
+        el("span", { class: "why" }, why),
+        unsure.length ? el("span", { class: "unsure-note" }, `? unsure: ${unsure.join(" ")} — check before trusting this`) : null),
     );
   });
   for (const problem of verdict.inventory_problems) list.append(el("li", { class: "invalid" }, problem));
   say(verdict.summary);
 }
 
-// ---- my rack: the best move, shown on the picture ------------------------------------------------
+// ---- my rack: the table and my rack apart, the best move on the picture -----------------------
 
-async function rackMode() {
+function setTarget(target) {
+  state.target = target;
+  for (const step of document.querySelectorAll("#panel-rack .step")) {
+    step.setAttribute("aria-pressed", String(step.dataset.target === target));
+  }
+  $("#capture").textContent = state.mode === "rack" ? (target === "rack" ? "Capture my rack" : "Capture the table") : "Capture";
+}
+
+function showSteps() {
+  const table = state.pictures.table, rack = state.pictures.rack && !state.pictures.rack.owner ? state.pictures.rack : null;
+  const sets = readableSets(table);
+  $("#step-table").textContent = table ? `${sets.length} set${sets.length === 1 ? "" : "s"}, ${sets.flat().length} tiles` : "not yet";
+  if (rack) $("#step-rack").textContent = `${rackIndices(rack).length} tiles`;
+  else if (table && rackIndices(table).length) $("#step-rack").textContent = `${rackIndices(table).length} in the table photo`;
+  else $("#step-rack").textContent = "not yet";
+}
+
+async function rackMode(next) {
+  // A rack scanned for the end of a game is someone else's: it is not my rack.
+  if (state.pictures.rack && state.pictures.rack.owner) state.pictures.rack = null;
+  showSteps();
   const box = $("#hint-result");
   box.replaceChildren();
-  const rack = rackText();
-  if (!rack) {
-    box.append(el("p", {}, "No rack in the picture: show your tiles below the table, apart from the sets."));
+  const rack = myRack();
+  if (next && next.kind === "table" && !rack.text && !next.corrected) setTarget("rack");
+  if (!rack.text) {
+    box.append(el("p", {}, state.pictures.table
+      ? "Now scan your rack (step 2), or tap the tiles of your rack in the picture and move them to the rack."
+      : "Scan the table (step 1) and your rack (step 2), or both in one picture with the rack below."));
     return;
   }
-  const hint = await api("/hint", {
-    table: tableText(),
-    rack,
-    opened: $("#opened").checked,
-    rules: rulesChoice(),
-  });
-  const played = new Map();
-  for (const tile of hint.play) played.set(tile, (played.get(tile) || 0) + 1);
-  // Outline on the picture the rack tiles the move plays (each copy once).
-  for (const i of state.scan.rack) {
-    const label = state.scan.tiles[i].tile;
-    if (played.get(label) > 0) {
-      state.styles.set(i, "play");
-      played.set(label, played.get(label) - 1);
-    }
+  const table = tableText(state.pictures.table);
+  const hint = await api("/hint", { table, rack: rack.text, opened: $("#opened").checked, rules: rulesChoice() });
+  if (rack.unsure.length) {
+    box.append(el("p", { class: "unsure-note" }, `Uses tiles the reader is unsure of: ${rack.unsure.join(" ")}. Check them (tap the tile).`));
   }
   if (hint.draw) {
     box.append(el("p", { class: "verdict bad" }, "Draw a tile"), el("p", {}, hint.reason));
     say(`No move: ${hint.reason}`);
     return;
   }
-  box.append(el("p", { class: "verdict ok" }, `Play ${hint.tiles_played} tile${hint.tiles_played === 1 ? "" : "s"} (${hint.value_played} points)`));
-  box.append(el("p", {}, "Play: ", tilesText(hint.play.join(" "))));
+  const played = hint.play;
+  markPlayed(rack, played);
+  const headline = hint.opening_value
+    ? `Open with ${hint.tiles_played} tile${hint.tiles_played === 1 ? "" : "s"}: worth ${hint.opening_value} points`
+    : `Play ${hint.tiles_played} tile${hint.tiles_played === 1 ? "" : "s"}`;
+  box.append(el("p", { class: "verdict ok" }, headline));
+  box.append(el("p", {}, "Play: ", tilesText(hint.play.join(" ")), hint.opening_value ? null : ` (${hint.value_played} points off your rack)`));
   const steps = el("ol");
   for (const line of hint.explanation) steps.append(el("li", {}, line));
   if (hint.explanation.length) box.append(steps);
-  box.append(el("p", {}, "Table after: ", tilesText(hint.table.map(set => set.join(" ")).join(" | "))));
-  say(`Best move: ${hint.play.join(" ")} (outlined in purple).`);
+  const after = setsText(hint.table);
+  box.append(el("p", {}, "Table after: ", tilesText(after)));
+  state.arrows = destinations(rack, played, after);
+  const where = rack.source === state.pictures.table ? "the arrows show where each tile goes" : "on the table's picture (step 1) a +tile marks where each goes";
+  say(`Best move: ${hint.play.join(" ")} (double purple outline; ${where}).`);
 }
 
-// ---- end of game: each loser's rack, the score, the running sheet --------------------------------
-
-// A match is a run of games between the same players; the service keeps each game, the page
-// keeps the list of their ids (in localStorage, so a reload does not lose the sheet).
-const MATCH_KEY = "rummi.match";
-let match = null; // {players, rules, games: [ids], sheet}
-let scanningFor = null; // the player whose rack the next picture is
-
-async function newGame(event) {
-  event.preventDefault();
-  const players = $("#players").value.split(",").map(name => name.trim()).filter(Boolean);
-  if (players.length < 2) {
-    say("Name at least two players, separated by commas.", { error: true });
-    return;
-  }
-  match = { players, rules: rulesChoice(), games: [], sheet: null };
-  localStorage.setItem(MATCH_KEY, JSON.stringify(match));
-  showMatch();
-  say(`New score sheet for ${players.join(", ")}. At the end of each game pick the winner and scan the others' racks.`);
-}
-
-function showMatch() {
-  $("#round").hidden = !match;
-  if (!match) return;
-  const winner = $("#winner");
-  const chosen = winner.value;
-  winner.replaceChildren(...match.players.map(name => new Option(name, name)));
-  if (match.players.includes(chosen)) winner.value = chosen;
-  const losers = $("#losers");
-  const kept = Object.fromEntries([...losers.querySelectorAll("input")].map(input => [input.dataset.player, input.value]));
-  losers.replaceChildren();
-  for (const name of match.players) {
-    if (name === winner.value) continue;
-    const input = el("input", { placeholder: "tiles left, e.g. r4 b8 J", "data-player": name, "aria-label": `${name}'s rack` });
-    input.value = kept[name] || "";
-    const button = el("button", { type: "button" }, "Scan rack");
-    button.addEventListener("click", () => {
-      scanningFor = name;
-      say(`Capture ${name}'s rack.`);
-    });
-    losers.append(el("div", { class: "loser" }, el("strong", {}, name), el("div", { class: "row" }, input, button)));
-  }
-  drawSheet();
-}
-
-function drawSheet() {
-  const sheet = match.sheet;
-  if (!sheet) {
-    $("#sheet").replaceChildren();
-    return;
-  }
-  const table = el("table", { class: "sheet" });
-  table.append(el("thead", {}, el("tr", {}, el("th", {}, "Game"), ...match.players.map(p => el("th", {}, p)))));
-  const body = el("tbody");
-  sheet.games.forEach((game, n) => {
-    body.append(el("tr", {}, el("td", {}, String(n + 1)), ...match.players.map(p => el("td", {}, signed(game.scores[p])))));
-  });
-  table.append(body);
-  table.append(el("tfoot", {}, el("tr", {}, el("td", {}, "Total"), ...match.players.map(p => el("td", {}, signed(sheet.totals[p]))))));
-  const leader = sheet.match_winner ? `Leading: ${sheet.match_winner}` : "";
-  $("#sheet").replaceChildren(table, el("p", {}, leader));
-}
-
-function signed(n) {
-  return n > 0 ? `+${n}` : String(n);
-}
-
-async function scoreRound() {
-  const racks = {};
-  for (const name of match.players) racks[name] = "";
-  for (const input of $("#losers").querySelectorAll("input")) racks[input.dataset.player] = input.value.trim();
-  try {
-    const game = await api("/games", { players: match.players, rules: match.rules });
-    const ended = await api(`/games/${game.id}/end`, { racks, winner: $("#winner").value });
-    match.games.push(game.id);
-    match.sheet = await api(`/games/sheet?${match.games.map(id => `games=${id}`).join("&")}`);
-    localStorage.setItem(MATCH_KEY, JSON.stringify(match));
-    say(Object.entries(ended.ending.explanations).map(([p, why]) => `${p}: ${why}`).join("; "));
-    for (const input of $("#losers").querySelectorAll("input")) input.value = "";
-    showMatch();
-  } catch (error) {
-    say(error.message, { error: true });
-  }
-}
-
-async function scoreMode() {
-  if (!scanningFor && match) {
-    // No player chosen: the picture is the first loser's rack without one.
-    const empty = [...$("#losers").querySelectorAll("input")].find(input => !input.value);
-    scanningFor = empty ? empty.dataset.player : null;
-  }
-  if (!scanningFor) return;
-  const input = $(`#losers input[data-player="${CSS.escape(scanningFor)}"]`);
-  // A rack photo: every tile counts, wherever the layout put it.
-  const all = state.scan.tiles.map(t => t.tile).filter(Boolean).join(" ");
-  if (input) input.value = all;
-  say(`${scanningFor}: ${all || "no tiles read"}`);
-  scanningFor = null;
-}
-
-function restoreMatch() {
-  try {
-    match = JSON.parse(localStorage.getItem(MATCH_KEY) || "null");
-  } catch {
-    match = null;
-  }
-  showMatch();
-}
-
-// ---- referee: before and after, a turn timer, the verdict and the penalty -------------------------
-
-const referee = { before: null, waiting: null, started: 0, timer: null, limit: null };
-
-function tick() {
-  const seconds = Math.floor((performance.now() - referee.started) / 1000);
-  const text = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-  const timer = $("#timer");
-  timer.textContent = referee.limit ? `${text} / ${Math.floor(referee.limit / 60)}:${String(referee.limit % 60).padStart(2, "0")}` : text;
-  timer.classList.toggle("over", referee.limit !== null && seconds > referee.limit);
-}
-
-async function refereeMode() {
-  if (referee.waiting === "before") {
-    referee.before = tableWithSpots("before");
-    referee.waiting = null;
-    referee.started = performance.now();
-    clearInterval(referee.timer);
-    referee.timer = setInterval(tick, 250);
-    $("#ref-after").disabled = false;
-    showRefState();
-    say("Turn started: capture the table again when the player is done.");
-  } else if (referee.waiting === "after") {
-    referee.waiting = null;
-    clearInterval(referee.timer);
-    const seconds = (performance.now() - referee.started) / 1000;
-    const after = tableWithSpots("after");
-    showRefState(after.text);
-    const rack = $("#ref-rack").value.trim();
-    let verdict;
-    try {
-      verdict = await api("/turns/judge", {
-        before: referee.before.text,
-        after: after.text,
-        uncertain: [...referee.before.spots, ...after.spots],
-        opened: $("#ref-opened").checked,
-        rack: rack || null,
-        seconds: Math.round(seconds * 10) / 10,
-        rules: rulesChoice(),
-      });
-    } catch (error) {
-      // Not judged: the turn goes on, and "after" can be captured again.
-      referee.timer = setInterval(tick, 250);
-      $("#ref-after").disabled = false;
-      throw error;
+// Outline on the rack picture the tiles the move plays (each copy once).
+function markPlayed(rack, played) {
+  if (rack.source !== state.picture) return;
+  const left = new Map();
+  for (const tile of played) left.set(tile, (left.get(tile) || 0) + 1);
+  for (const i of rack.indices) {
+    const label = rack.source.scan.tiles[i].tile;
+    if (left.get(label) > 0) {
+      state.styles.set(i, "play");
+      left.set(label, left.get(label) - 1);
     }
-    showVerdict(verdict);
   }
 }
 
-function showRefState(after) {
-  const dl = $("#ref-state");
-  dl.replaceChildren(el("dt", {}, "Before"), el("dd", {}, tilesText(referee.before.text || "(empty table)")));
-  if (after !== undefined) dl.append(el("dt", {}, "After"), el("dd", {}, tilesText(after || "(empty table)")));
-}
-
-function showVerdict(verdict) {
-  const box = $("#verdict");
-  const ok = verdict.status === "legal";
-  const tone = ok ? "ok" : verdict.status === "uncertain" ? "unsure" : "bad";
-  box.replaceChildren(el("p", { class: `verdict ${tone}` }, verdict.status.toUpperCase()));
-  if (verdict.played.length) box.append(el("p", {}, "Played: ", tilesText(verdict.played.join(" "))));
-  const list = el("ul");
-  for (const v of verdict.violations) list.append(el("li", {}, v.message));
-  if (verdict.violations.length) box.append(list);
-  for (const note of verdict.notes || []) box.append(el("p", { class: "help" }, note));
-  if (!ok && verdict.consequence && verdict.consequence.text) {
-    const label = verdict.status === "uncertain" ? "If confirmed: " : "Penalty: ";
-    box.append(el("p", { class: "penalty" }, el("strong", {}, label), verdict.consequence.text));
+// Where each played tile goes, for the picture on screen: an arrow from the rack tile to the
+// end of the table set it joins (both in one photo), or a "+r4" marker beside that set (the
+// rack in its own photo). A tile that starts a new set gets no arrow: the list says so.
+function destinations(rack, played, after) {
+  const table = state.pictures.table;
+  if (!table || state.picture !== table && state.picture !== rack.source) return [];
+  const sets = readableSets(table);
+  const afterSets = after.split("|").map(s => s.trim().split(/\s+/).filter(Boolean));
+  const arrows = [];
+  const used = new Map();
+  for (const tile of played) {
+    // The after set holding this tile that shares the most tiles with a set on the picture.
+    let best = -1, bestOverlap = 0;
+    for (const set of afterSets) {
+      if (!set.includes(tile)) continue;
+      sets.forEach((members, n) => {
+        const labels = members.map(i => table.scan.tiles[i].tile);
+        const overlap = labels.filter(l => set.includes(l)).length;
+        if (overlap > bestOverlap) { best = n; bestOverlap = overlap; }
+      });
+    }
+    if (best < 0) continue;
+    const ends = sets[best].map(i => table.scan.tiles[i].corners);
+    const right = ends.reduce((a, c) => (centreOf(c)[0] > centreOf(a)[0] ? c : a));
+    const [x, y] = centreOf(right);
+    const width = Math.max(...right.map(p => p[0])) - Math.min(...right.map(p => p[0]));
+    const count = used.get(best) || 0;
+    used.set(best, count + 1);
+    const to = [x + width * (0.9 + 0.6 * count), y];
+    if (state.picture === table && rack.source === table) {
+      const from = rack.indices.find(i => table.scan.tiles[i].tile === tile && !arrows.some(a => a.from === i));
+      if (from !== undefined) arrows.push({ from, to, set: best + 1, tile });
+    } else if (state.picture === table) {
+      arrows.push({ from: null, to, text: `+${tile}`, set: best + 1, tile });
+    }
   }
-}
-
-async function loadTurnLimit() {
-  try {
-    const presets = await api("/presets");
-    const chosen = $("#preset").value || presets[0].name;
-    const preset = presets.find(p => p.name === chosen) || presets[0];
-    referee.limit = preset.rules.turn_seconds;
-  } catch {
-    referee.limit = null;
-  }
+  return arrows;
 }
 
 // ---- dispatch ---------------------------------------------------------------------------------
 
-const RUN = { table: tableMode, rack: rackMode, score: scoreMode, referee: refereeMode };
+const RUN = { table: tableMode, rack: rackMode, score: match.onPicture, referee: referee.onPicture };
 
-export async function run(mode) {
-  if (state.scan) await RUN[mode]();
+export async function run(mode, next) {
+  await RUN[mode](next);
 }
 
-// `refresh` asks again for the current mode's answer and shows it (or the error), as a new
-// reading does; the page passes it in, since the redraw lives there.
-export function init(refresh) {
-  $("#new-game").addEventListener("submit", newGame);
-  $("#winner").addEventListener("change", showMatch);
-  $("#score-round").addEventListener("click", scoreRound);
-  $("#opened").addEventListener("change", refresh);
-  $("#ref-before").addEventListener("click", async () => {
-    referee.waiting = "before";
-    await loadTurnLimit();
-    $("#verdict").replaceChildren();
-    $("#capture").click();
-  });
-  $("#ref-after").addEventListener("click", () => {
-    referee.waiting = "after";
-    $("#ref-after").disabled = true;
-    $("#capture").click();
-  });
-  restoreMatch();
+// A picture could not be read: what the mode showed for the last one must go.
+export function clear(mode, next) {
+  if (mode === "table") $("#table-sets").replaceChildren();
+  if (mode === "rack") { $("#hint-result").replaceChildren(); showSteps(); }
+  if (mode === "score") match.pictureFailed(next);
+  if (mode === "referee") referee.pictureFailed(next);
 }
+
+// What the next capture or upload is a picture of.
+export function nextPicture(mode) {
+  if (mode === "rack") return { kind: state.target };
+  if (mode === "score") return match.nextPicture();
+  if (mode === "referee") return referee.nextPicture();
+  return { kind: "table" };
+}
+
+export function preferredPicture(mode) {
+  if (mode === "rack") return state.target;
+  if (mode === "score") return "rack";
+  return "table";
+}
+
+export function entered(mode) {
+  setTarget(state.target);
+  if (mode === "score" || mode === "referee") match.show();
+  if (mode === "referee") referee.entered();
+  else referee.left();
+}
+
+export function presetsLoaded() {
+  match.presetsLoaded();
+}
+
+export function init(pageHooks) {
+  page = pageHooks;
+  $("#opened").addEventListener("change", page.refresh);
+  $("#preset").addEventListener("change", () => { match.show(); page.refresh(); });
+  for (const step of document.querySelectorAll("#panel-rack .step")) {
+    step.addEventListener("click", () => {
+      setTarget(step.dataset.target);
+      const kind = step.dataset.target;
+      const has = kind === "rack" ? state.pictures.rack && !state.pictures.rack.owner : state.pictures.table;
+      if (has) page.show(kind);
+      say(kind === "rack" ? "Next picture: your rack, on its own." : "Next picture: the table.");
+    });
+  }
+  match.init(page);
+  referee.init(page);
+}
+
+export { match, referee };

@@ -1,0 +1,336 @@
+// Referee mode runs a game: whose turn it is, a large timer over the camera with a warning and an
+// alarm at the preset's limit, each turn judged and recorded by the service
+// (POST /games/{id}/turns) with its time, and the next turn starting by itself from the table
+// the last one left. The screen is kept awake while a game runs.
+
+import { $, api, ask, el, readableSets, say, sayError, setsText, state, tableWithSpots, tilesText } from "./core.js";
+import * as match from "./match.js";
+
+let page = null;
+let waiting = null; // "before" | "after": what the capture being taken is for
+let ticker = null;
+let audio = null;
+let wakeLock = null;
+let lastVerdict = null; // {verdict, picture}: the broken sets are drawn red on that picture
+let beforePicture = null; // the picture the running turn's "before" was read from, if any
+state.alarms = []; // [{kind: "warning" | "limit", at}] for the browser test and the curious
+
+function game() {
+  const m = match.current();
+  return m ? m.game : null;
+}
+
+function turn() {
+  const g = game();
+  return g ? g.turn || null : null;
+}
+
+function limit() {
+  const rules = match.matchRules();
+  return rules && rules.turn_seconds ? rules.turn_seconds : null;
+}
+
+// ---- the clock ----------------------------------------------------------------------------------
+
+function clockText(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// Warn a quarter of the limit before it (10 s at most): time to finish the move.
+function warnAt(seconds) {
+  return seconds - Math.min(10, seconds * 0.25);
+}
+
+function tick() {
+  const t = turn();
+  const clock = $("#turn-clock");
+  if (!t || state.mode !== "referee") {
+    clock.hidden = true;
+    return;
+  }
+  clock.hidden = false;
+  const elapsed = (Date.now() - t.startedAt) / 1000;
+  const max = limit();
+  $("#turn-player").textContent = `${t.player}'s turn`;
+  $("#turn-time").textContent = max ? `${clockText(elapsed)} / ${clockText(max)}` : clockText(elapsed);
+  const warn = max !== null && elapsed >= warnAt(max) && elapsed < max;
+  const over = max !== null && elapsed >= max;
+  clock.classList.toggle("warn", warn);
+  clock.classList.toggle("over", over);
+  if (warn && !t.warned) {
+    t.warned = true;
+    alarm("warning");
+  }
+  if (over && !t.alarmed) {
+    t.alarmed = true;
+    alarm("limit");
+  }
+}
+
+// A beep (WebAudio) and a buzz (vibration): a short one as the warning, three at the limit.
+function alarm(kind) {
+  state.alarms.push({ kind, at: Date.now() });
+  const beeps = kind === "limit" ? 3 : 1;
+  try {
+    audio = audio || new AudioContext();
+    for (let n = 0; n < beeps; n++) {
+      const start = audio.currentTime + n * 0.3;
+      const osc = audio.createOscillator(), gain = audio.createGain();
+      osc.frequency.value = kind === "limit" ? 880 : 660;
+      gain.gain.setValueAtTime(0.25, start);
+      gain.gain.exponentialRampToValueAtTime(0.001, start + 0.22);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(start);
+      osc.stop(start + 0.25);
+    }
+  } catch { /* no sound here: the clock still turns red */ }
+  if (navigator.vibrate) navigator.vibrate(kind === "limit" ? [300, 120, 300, 120, 300] : [150]);
+  const who = turn() ? turn().player : "The player";
+  if (kind === "limit") say(`Time! ${who} is over the ${limit()} s limit.`, { error: true });
+  else say(`Hurry, ${who}: ${Math.ceil(limit() - warnAt(limit()))} s left.`);
+}
+
+// The phone must not dim in the middle of a turn.
+async function keepAwake() {
+  if (wakeLock || !("wakeLock" in navigator)) {
+    state.wakeLock = wakeLock ? "held" : "unsupported";
+    return;
+  }
+  try {
+    wakeLock = await navigator.wakeLock.request("screen");
+    state.wakeLock = "held";
+    wakeLock.addEventListener("release", () => { wakeLock = null; state.wakeLock = "released"; });
+  } catch (error) {
+    state.wakeLock = `refused: ${error.name}`;
+  }
+}
+
+function letSleep() {
+  if (wakeLock) wakeLock.release().catch(() => {});
+  wakeLock = null;
+}
+
+// ---- turns --------------------------------------------------------------------------------------
+
+function startTurn(before) {
+  const g = game();
+  g.turn = { player: g.next, before, startedAt: Date.now(), warned: false, alarmed: false };
+  match.save();
+  clearInterval(ticker);
+  ticker = setInterval(tick, 200);
+  keepAwake();
+  tick();
+  showState();
+}
+
+async function startGame() {
+  const m = match.current();
+  if (!m) return say("Start a match first: name the players in seating order.", { error: true });
+  if (match.isOver()) return say("The match is over: start a new match.", { error: true });
+  try { audio = audio || new AudioContext(); } catch { /* no sound */ }
+  try {
+    const g = await match.ensureGame();
+    beforePicture = null;
+    startTurn({ text: g.table, spots: [] });
+    say(`${g.next} plays. Press Capture when the turn is done, or Drew a tile.`);
+  } catch (error) {
+    sayError(error, startGame);
+  }
+}
+
+async function judge(after) {
+  const g = game(), t = turn();
+  const seconds = Math.round(((Date.now() - t.startedAt) / 1000) * 10) / 10;
+  const rack = $("#ref-rack").value.trim();
+  let out;
+  try {
+    out = await api(`/games/${g.id}/turns`, {
+      player: t.player,
+      before: t.before.text,
+      after: after.text,
+      rack: rack || null,
+      seconds,
+      drew: after.drew ? 1 : 0,
+      uncertain: [...t.before.spots, ...after.spots].slice(0, 50),
+    });
+  } catch (error) {
+    // Not judged: the turn goes on, and "after" can be captured again.
+    showState();
+    throw error;
+  }
+  match.recordTurn(out);
+  $("#ref-rack").value = "";
+  lastVerdict = { verdict: out.turn.verdict, picture: after.drew ? null : state.pictures.table };
+  showVerdict(out.turn, after);
+  // The next turn starts at once, from the table the service says the last one left (the
+  // table before it, when the verdict restores it).
+  const left = setsText(out.game.table);
+  const same = left === after.text;
+  const next = same ? { text: after.text, spots: after.spots.map(s => ({ ...s, side: "before" })) } : { text: left, spots: [] };
+  beforePicture = same && !after.drew ? state.pictures.table : null;
+  startTurn(next);
+}
+
+async function drew() {
+  const t = turn();
+  if (!t) return;
+  try {
+    await judge({ text: t.before.text, spots: [], drew: true });
+  } catch (error) {
+    sayError(error, drew);
+  }
+}
+
+export function nextPicture() {
+  if (!match.current()) {
+    say("Start a match first: name the players in seating order.", { error: true });
+    return null;
+  }
+  if (!waiting) waiting = turn() ? "after" : "before";
+  return { kind: "table", referee: waiting };
+}
+
+async function restartTurn() {
+  const t = turn();
+  if (t) {
+    const yes = await ask(`Restart ${t.player}'s turn? The timer starts again and the table is captured again as it is now.`, { yes: "Restart the turn" });
+    if (!yes) return;
+  }
+  waiting = "before";
+  page.capture();
+}
+
+export async function onPicture(next) {
+  const picture = state.pictures.table;
+  if (next && next.corrected && turn() && picture && picture === beforePicture && state.shown === "table") {
+    // A tile of the table before the running turn was misread: the turn is judged against
+    // the corrected table (the turn already judged keeps its verdict).
+    turn().before = tableWithSpots(picture, "before");
+    match.save();
+    say(`Corrected: ${turn().player}'s turn starts from ${turn().before.text || "an empty table"}.`);
+  }
+  if (!next || !next.referee) {
+    markBroken();
+    return;
+  }
+  const step = waiting;
+  waiting = null;
+  if (step === "before") {
+    if (!game()) await match.ensureGame();
+    beforePicture = picture;
+    startTurn(tableWithSpots(picture, "before"));
+    say(`${turn().player} plays: the table before the turn is kept. Press Capture when done.`);
+    return;
+  }
+  if (step === "after" && turn()) {
+    const after = tableWithSpots(picture, "after");
+    await judge(after);
+    markBroken();
+  }
+}
+
+export function pictureFailed(next) {
+  if (next && next.referee) waiting = null;
+  $("#verdict").replaceChildren();
+  lastVerdict = null;
+}
+
+// The sets the verdict found broken, drawn red (dashed) on the picture they were seen in; the
+// tiles played drawn as played.
+function markBroken() {
+  if (!lastVerdict || lastVerdict.picture !== state.picture || !state.picture) return;
+  const sets = readableSets(state.picture);
+  const broken = new Set();
+  for (const v of lastVerdict.verdict.violations) {
+    if (v.code === "tile_removed") continue;
+    for (const n of v.sets || []) broken.add(n);
+  }
+  sets.forEach((members, n) => {
+    for (const i of members) state.styles.set(i, broken.has(n) ? "invalid" : lastVerdict.verdict.status === "legal" ? "valid" : "plain");
+  });
+}
+
+function showVerdict(recorded, after) {
+  const verdict = recorded.verdict;
+  const box = $("#verdict");
+  const tone = verdict.status === "legal" ? "ok" : verdict.status === "uncertain" ? "unsure" : "bad";
+  const title = after.drew && verdict.status === "legal" ? "LEGAL (drew a tile)" : verdict.status.toUpperCase();
+  box.replaceChildren(el("p", { class: `verdict ${tone}` }, `${recorded.player}: ${title}`));
+  if (verdict.played.length) box.append(el("p", {}, "Played: ", tilesText(verdict.played.join(" "))));
+  const list = el("ul");
+  for (const v of verdict.violations) {
+    const where = v.code !== "tile_removed" && v.sets && v.sets.length ? ` (set ${v.sets.map(n => n + 1).join(", ")}, red on the picture)` : "";
+    list.append(el("li", {}, v.message + where));
+  }
+  if (verdict.violations.length) box.append(list);
+  for (const note of verdict.notes || []) box.append(el("p", { class: "help" }, note));
+  if (verdict.status !== "legal" && verdict.consequence && verdict.consequence.text) {
+    const label = verdict.status === "uncertain" ? "If confirmed: " : "Penalty: ";
+    box.append(el("p", { class: "penalty" }, el("strong", {}, label), verdict.consequence.text));
+  }
+  showState();
+}
+
+function showState() {
+  const m = match.current(), g = game(), t = turn();
+  const whose = $("#ref-whose");
+  $("#ref-start").hidden = Boolean(t);
+  $("#ref-start").textContent = g ? `Start ${g.next}'s turn` : "Start the game";
+  $("#ref-after").disabled = !t;
+  $("#ref-drew").disabled = !t;
+  $("#ref-before").disabled = !t;
+  if (state.mode === "referee") $("#capture").textContent = t ? "Capture: turn done" : "Capture";
+  if (!m) whose.textContent = "Start a match above: the players in seating order.";
+  else if (t) {
+    const order = m.players;
+    const next = order[(order.indexOf(t.player) + 1) % order.length];
+    whose.replaceChildren(el("strong", {}, `${t.player}'s turn`), ` · then ${next}`);
+  } else whose.textContent = g ? `Game in progress: ${g.next} is next.` : `${m.players[0]} starts.`;
+  const list = $("#turns");
+  list.replaceChildren();
+  for (const rec of g ? g.turns : []) {
+    const played = rec.played && rec.played.length ? ` · played ${rec.played.join(" ")}` : rec.drew ? " · drew" : "";
+    list.append(el("li", { class: rec.status },
+      el("strong", {}, `${rec.player}: ${rec.status}`),
+      ` · ${rec.seconds ?? "?"} s${played}`,
+      rec.why ? el("span", { class: "why" }, rec.why) : null));
+  }
+}
+
+// ---- mode changes -----------------------------------------------------------------------------
+
+export function entered() {
+  showState();
+  if (turn()) {
+    clearInterval(ticker);
+    ticker = setInterval(tick, 200);
+    keepAwake();
+  }
+  tick();
+}
+
+export function left() {
+  $("#turn-clock").hidden = true;
+  letSleep();
+}
+
+// AUTOMATIC REFEREE: when the watch service (POST /api/v1/watch/...) exists, this is where the
+// page offers it: show #ref-auto-box, and when ticked hand the camera's frames to the watch
+// endpoint instead of waiting for Capture; each turn it reports goes through judge() above
+// unchanged. Until then the toggle stays hidden.
+
+export function init(pageHooks) {
+  page = pageHooks;
+  $("#ref-start").addEventListener("click", startGame);
+  $("#ref-after").addEventListener("click", () => {
+    waiting = "after";
+    page.capture();
+  });
+  $("#ref-drew").addEventListener("click", drew);
+  $("#ref-before").addEventListener("click", restartTurn);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && turn() && state.mode === "referee") keepAwake();
+  });
+  showState();
+}
