@@ -5,38 +5,61 @@
     >>> app = create_app(Settings(database_url="sqlite:///:memory:"))
 
 JSON endpoints live under ``/api/v1``; the camera page is served at ``/`` from ``api/static``.
-Request bodies are capped as they stream in (:mod:`api.limits`): ``max_json_bytes`` everywhere,
-``max_upload_bytes`` on the routes that take a photo.
+Every request passes, outermost first:
+
+1. :class:`api.access.GuardMiddleware`: the Host check, the Origin check on writes, the token
+   (when the service has one), and the security headers of every answer;
+2. :class:`api.rate_limits.RateLimitMiddleware`: per-client allowances of writes, scans and
+   corrections (429);
+3. :class:`api.slow_clients.BodyTimeoutMiddleware`: a body that stalls is a 408;
+4. :class:`api.limits.BodyLimitMiddleware`: ``max_json_bytes`` everywhere, ``max_upload_bytes``
+   on the routes that take a photo (413).
+
+``create_app()`` with no argument reads the settings from the environment, so uvicorn can call
+it in each worker process (``rummi serve --workers N``).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import anyio.to_thread
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
-
+from rummi.api import slow_clients
+from rummi.api.access import Access, GuardMiddleware
 from rummi.api.corrections import CorrectionStore
 from rummi.api.deps import Inference
 from rummi.api.errors import install_error_handlers
 from rummi.api.game_records import GameRecords
 from rummi.api.limits import BodyLimitMiddleware
+from rummi.api.rate_limits import RateLimitMiddleware
 from rummi.api.routers import games, meta, photos, play
 from rummi.api.settings import API_PREFIX, API_VERSION, Settings
+from rummi.api.solver_warmup import SolverWarmup
 
+log = logging.getLogger("rummi.api")
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A ready-to-serve application; every limit and path comes from ``settings``."""
     settings = settings or Settings()
+    slow_clients.LIMITS.header_timeout_s = settings.header_timeout_s
+    slow_clients.LIMITS.max_connections = settings.max_connections
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.games = GameRecords.open(settings.database_url)
+        app.state.warmup.start()
+        try:
+            await anyio.to_thread.run_sync(app.state.corrections.recover)
+        except Exception:  # a damaged folder is reported by each save (503), not at start
+            log.exception("the corrections folder could not be checked at start")
         try:
             yield
         finally:
@@ -50,18 +73,43 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.access = Access(settings.token)
     app.state.inference = Inference(settings)
-    app.state.corrections = CorrectionStore(settings.corrections_dir)
+    app.state.warmup = SolverWarmup()
+    app.state.corrections = CorrectionStore(
+        settings.corrections_dir,
+        max_count=settings.max_corrections,
+        max_bytes=settings.max_corrections_mb * 1_000_000,
+    )
     install_error_handlers(app)
 
     app.include_router(meta.router, prefix=API_PREFIX)
     app.include_router(play.router, prefix=API_PREFIX)
     app.include_router(games.router, prefix=API_PREFIX)
     app.include_router(photos.router, prefix=API_PREFIX)
+    # Added innermost first: the last one added sees a request first.
     app.add_middleware(
         BodyLimitMiddleware,
         default=settings.max_json_bytes,
         per_path={f"{API_PREFIX}{path}": settings.max_upload_bytes for path in photos.UPLOAD_PATHS},
+    )
+    app.add_middleware(
+        slow_clients.BodyTimeoutMiddleware, total_s=settings.body_timeout_s, idle_s=settings.body_idle_timeout_s
+    )
+    app.add_middleware(
+        RateLimitMiddleware,
+        api_prefix=API_PREFIX,
+        per_minute={
+            "writes": settings.writes_per_minute,
+            "scans": settings.scans_per_minute,
+            "corrections": settings.corrections_per_minute,
+        },
+    )
+    app.add_middleware(
+        GuardMiddleware,
+        access=app.state.access,
+        api_prefix=API_PREFIX,
+        trusted_hosts=settings.trusted_host_names(),
     )
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -5,20 +5,38 @@ Each saved photo is written with :mod:`datasets.writer` into one dataset folder 
 the next training run lists that folder beside the others and learns from the tiles the models
 got wrong. Corrected scenes all go to the ``train`` split; they are the model's mistakes, not an
 unbiased sample to measure it on.
+
+A process may be killed at any moment, and the folder must never be left damaged by it:
+
+* a scene is first written whole into ``.staging/<pid>-<name>/`` inside the folder, then each of
+  its files is renamed into place (a rename is atomic), and last its *record*
+  ``.scenes/<name>.json`` (summary and crop rows) is written to a temporary name and renamed:
+  a scene without a record was never saved, and its files are swept away at the next start;
+* ``manifest.json`` and ``crops/index.csv`` are derived data: rebuilt from the records after
+  every save and at start, each written to a temporary name and renamed, never in place;
+* the quota (``max_corrections`` photos, ``max_corrections_mb``) is checked against the
+  records and the staged scene before anything moves: a refused save (507) leaves nothing.
+
+Several service processes may share the folder: saves take an exclusive file lock on it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
+import re
 import secrets
+import shutil
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from rummi.api.errors import CorrectionsUnavailableError, FieldError
+from rummi.api.errors import CorrectionsFullError, CorrectionsUnavailableError, FieldError
 from rummi.api.schemas import CorrectionLabels
 from rummi.datasets.scene import LabelledTile, Scene
 from rummi.datasets.writer import CROP_INDEX_HEADER, SceneSummary, finish, prepare, write_scene
@@ -27,54 +45,194 @@ from rummi.engine.notation import parse_tile
 
 ORIENTATION_USER = "user-checked"
 SPLIT = "train"
+RECORDS = ".scenes"
+STAGING = ".staging"
+MANIFEST_EXTRA = {"source": "photos corrected by users on the rummi page", "split_policy": "all train"}
 
 
 class CorrectionStore:
-    """One growing dataset folder; safe to call from several worker threads at once."""
+    """One growing dataset folder; safe from several threads and several processes at once."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, max_count: int = 2000, max_bytes: int = 2 << 30) -> None:
         self.folder = Path(folder)
+        self.max_count = max_count
+        self.max_bytes = max_bytes
         self._lock = threading.Lock()
+
+    def recover(self) -> None:
+        """At start: sweep what killed saves left, then rebuild the index from the records."""
+        if not (self.folder / "detect").exists():
+            return
+        try:
+            with self._locked():
+                self._import_legacy_manifest()
+                self._sweep()
+                self._rebuild()
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise CorrectionsUnavailableError(f"corrections folder {self.folder}: {error}") from error
 
     def save(self, image_bgr: np.ndarray, labels: CorrectionLabels) -> tuple[str, int, int]:
         """Write the photo and its labels; returns (scene name, tiles kept, tiles corrected)."""
         scene = build_scene(image_bgr, labels, _new_name())
-        with self._lock:
-            try:
+        staging = self.folder / STAGING / f"{os.getpid()}-{scene.name}"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with self._locked():
                 if not (self.folder / "detect").exists():
-                    self.folder.mkdir(parents=True, exist_ok=True)
                     prepare(self.folder)
-                summary, crop_rows = write_scene(self.folder, scene, SPLIT)
-                summaries, rows = self._written()
-                finish(
-                    self.folder,
-                    [*summaries, summary],
-                    [*rows, *crop_rows],
-                    {"source": "photos corrected by users on the rummi page", "split_policy": "all train"},
-                )
-            except (OSError, ValueError, KeyError, TypeError) as error:  # JSONDecodeError is a ValueError
-                raise CorrectionsUnavailableError(
-                    f"corrections cannot be saved in {self.folder}: {error}"
-                ) from error
+                records = self._records()
+                if len(records) >= self.max_count:
+                    raise CorrectionsFullError(
+                        f"the corrections folder holds its limit of {self.max_count} photos"
+                    )
+                prepare(staging)
+                summary, crop_rows = write_scene(staging, scene, SPLIT)
+                size = _size(staging)
+                used = sum(int(r.get("bytes", 0)) for r in records.values())
+                if used + size > self.max_bytes:
+                    raise CorrectionsFullError(
+                        f"the corrections folder is full ({used / 1e6:.0f} MB of "
+                        f"{self.max_bytes / 1e6:.0f} MB; this photo needs {size / 1e6:.1f} MB more)"
+                    )
+                self._commit(staging, scene.name, summary, crop_rows, size)
+                self._rebuild()
+        except RummiError:  # refused (quota, labels): nothing was moved, the staging goes below
+            raise
+        except (OSError, ValueError, KeyError, TypeError) as error:  # JSONDecodeError is a ValueError
+            raise CorrectionsUnavailableError(f"corrections cannot be saved in {self.folder}: {error}") from error
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
         corrected = sum(1 for t in labels.tiles if t.corrected)
         return scene.name, len(scene.tiles), corrected
 
-    def _written(self) -> tuple[list[SceneSummary], list[str]]:
-        """What the manifest already lists, so a new manifest keeps it."""
-        manifest_path = self.folder / "manifest.json"
-        if not manifest_path.exists():
-            return [], []
-        manifest = json.loads(manifest_path.read_text())
-        summaries = []
-        for entry in manifest.get("scenes", []):
+    # --- the steps ------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """This process's threads one at a time, and other processes through a file lock."""
+        with self._lock, (self.folder / ".lock").open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _commit(self, staging: Path, name: str, summary: SceneSummary, rows: list[str], size: int) -> None:
+        """Rename the staged files into place, then write the scene's record (the commit)."""
+        moved: list[Path] = []
+        try:
+            for source in sorted(p for p in staging.rglob("*") if p.is_file()):
+                target = self.folder / source.relative_to(staging)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(source, target)
+                moved.append(target)
+            record = {"summary": summary.to_json(), "crop_rows": rows, "bytes": size}
+            write_atomic(self.folder / RECORDS / f"{name}.json", json.dumps(record))
+        except BaseException:
+            for path in moved:  # an I/O failure half-way: take back what was moved
+                path.unlink(missing_ok=True)
+            raise
+
+    def _records(self) -> dict[str, dict[str, Any]]:
+        folder = self.folder / RECORDS
+        if not folder.is_dir():
+            return {}
+        return {p.stem: json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))}
+
+    def _rebuild(self) -> None:
+        """``manifest.json`` and ``crops/index.csv`` from the records (each renamed into place)."""
+        summaries, rows = [], []
+        for record in self._records().values():
+            entry = dict(record["summary"])
             meta = {k: v for k, v in entry.items() if k not in {"name", "split", "tiles", "crops"}}
-            summaries.append(
-                SceneSummary(entry["name"], entry["split"], entry["tiles"], entry["crops"], meta)
-            )
+            summaries.append(SceneSummary(entry["name"], entry["split"], entry["tiles"], entry["crops"], meta))
+            rows.extend(record["crop_rows"])
+        finish(self.folder, summaries, rows, MANIFEST_EXTRA)
+
+    def _sweep(self) -> None:
+        """Remove staging folders of dead processes and the files of scenes never committed."""
+        live: set[str] = set()
+        for staged in sorted((self.folder / STAGING).glob("*")) if (self.folder / STAGING).is_dir() else []:
+            pid, _, name = staged.name.partition("-")
+            if pid.isdigit() and _alive(int(pid)):
+                live.add(name)
+            else:
+                shutil.rmtree(staged, ignore_errors=True)
+        committed = set(self._records())
+        for path in list(self.folder.glob("*/images/*/*.jpg")) + list(self.folder.glob("*/labels/*/*.txt")) + list(
+            self.folder.glob("truth/*/*.json")
+        ):
+            if _scene_name(path.stem) not in committed | live:
+                path.unlink(missing_ok=True)
+        for path in self.folder.glob("crops/*/*/*.jpg"):
+            if _scene_name(path.stem.rpartition("_")[0]) not in committed | live:
+                path.unlink(missing_ok=True)
+
+    def _import_legacy_manifest(self) -> None:
+        """A folder written before records existed: make the records from its manifest, once."""
+        manifest_path = self.folder / "manifest.json"
+        if (self.folder / RECORDS).exists() or not manifest_path.exists():
+            return
+        try:
+            manifest = json.loads(manifest_path.read_text())
+        except ValueError:
+            return  # a damaged manifest of the old layout: its scenes' files are swept
         index = self.folder / "crops" / "index.csv"
         lines = index.read_text().splitlines() if index.exists() else []
         rows = [line for line in lines if line and line != CROP_INDEX_HEADER]
-        return summaries, rows
+        for entry in manifest.get("scenes", []):
+            name = entry["name"]
+            mine = [r for r in rows if r.split(",")[4:5] == [name]]
+            write_atomic(
+                self.folder / RECORDS / f"{name}.json",
+                json.dumps({"summary": entry, "crop_rows": mine, "bytes": 0}),
+            )
+        (self.folder / RECORDS).mkdir(exist_ok=True)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, flush it to disk, rename it over."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        with temporary.open("w") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _size(folder: Path) -> int:
+    """Bytes of the files under ``folder`` (hard links counted once)."""
+    seen: set[int] = set()
+    total = 0
+    for path in folder.rglob("*"):
+        if path.is_file():
+            stat = path.stat()
+            if stat.st_ino not in seen:
+                seen.add(stat.st_ino)
+                total += stat.st_size
+    return total
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+_NAME = re.compile(r"^(corrected-\d{8}-\d{6}-[0-9a-f]{6})")
+
+
+def _scene_name(stem: str) -> str:
+    match = _NAME.match(stem)
+    return match.group(1) if match else stem
 
 
 def build_scene(image_bgr: np.ndarray, labels: CorrectionLabels, name: str) -> Scene:

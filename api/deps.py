@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import anyio
 import anyio.to_thread
 from fastapi import Depends, Request
-
+from rummi.api.access import Access
 from rummi.api.corrections import CorrectionStore
+from rummi.api.errors import ScansBusyError
 from rummi.api.game_records import GameRecords
 from rummi.api.settings import Settings
 
@@ -49,18 +50,36 @@ class ScannerHolder:
 
 
 class Inference:
-    """Runs CPU-heavy work (decoding, detection, reading, solving) in worker threads.
+    """Runs CPU-heavy work in worker threads, on two separate sets of workers.
 
-    At most ``settings.scan_workers`` jobs run at once; the others wait in line without blocking
-    the event loop, so a slow scan never stalls a table check or the page for someone else.
+    Scans (decoding, detection, reading) get ``settings.scan_workers``, with at most
+    ``settings.max_queued_scans`` more waiting (beyond that: :class:`ScansBusyError`, 503). Hints
+    and verdicts get ``settings.quick_workers`` of their own, so ten uploads never hold up a hint
+    (they took 16 s behind them when both shared one limiter). Waiting never blocks the event
+    loop, so a table check or the page is answered meanwhile.
     """
 
     def __init__(self, settings: Settings) -> None:
         self.scanner = ScannerHolder(settings)
-        self._limiter = anyio.CapacityLimiter(settings.scan_workers)
+        self._scans = anyio.CapacityLimiter(settings.scan_workers)
+        self._quick = anyio.CapacityLimiter(settings.quick_workers)
+        self._max_waiting = settings.max_queued_scans
+        self._scans_in = 0
 
-    async def run(self, work: Callable[..., T], *args: Any) -> T:
-        return await anyio.to_thread.run_sync(work, *args, limiter=self._limiter)
+    async def scan(self, work: Callable[..., T], *args: Any) -> T:
+        """Run a photo job on the scan workers (refused when too many wait already)."""
+        waiting = self._scans_in - self._scans.total_tokens
+        if waiting >= self._max_waiting:
+            raise ScansBusyError(max(waiting, 0))
+        self._scans_in += 1
+        try:
+            return await anyio.to_thread.run_sync(work, *args, limiter=self._scans)
+        finally:
+            self._scans_in -= 1
+
+    async def quick(self, work: Callable[..., T], *args: Any) -> T:
+        """Run a hint or a verdict on their own workers, never behind a scan."""
+        return await anyio.to_thread.run_sync(work, *args, limiter=self._quick)
 
 
 def get_settings(request: Request) -> Settings:
@@ -79,8 +98,13 @@ def get_games(request: Request) -> GameRecords:
     return request.app.state.games
 
 
+def get_access(request: Request) -> Access:
+    return request.app.state.access
+
+
 # What routes declare: ``inference: InferenceDep`` and so on.
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 InferenceDep = Annotated[Inference, Depends(get_inference)]
 CorrectionsDep = Annotated[CorrectionStore, Depends(get_corrections)]
 GamesDep = Annotated[GameRecords, Depends(get_games)]
+AccessDep = Annotated[Access, Depends(get_access)]

@@ -5,7 +5,9 @@
   the engine refuses the request as a whole (the winner still holds tiles, the game is over);
 * a photo that cannot be read (:class:`vision.image_io.ImageError`): 400, 413 or 415;
 * recognition models missing (:class:`vision.onnx_model.ModelError`): 503;
-* an unknown game: 404; a game another process changed under us: 409; the database or the corrections folder failing: 503;
+* an unknown game: 404; a game another process changed under us: 409; the database or the
+  corrections folder failing: 503 (the driver's message goes to the log, not to the client);
+  too many photos waiting: 503 with Retry-After; the corrections quota used up: 507;
 * anything else: 500 with a short message and no traceback (the traceback goes to the log).
 
 Every answer is JSON with a ``detail`` string a person can read, as FastAPI's own errors have.
@@ -18,12 +20,11 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
-
 from rummi.api.storage import DatabaseFailureError
 from rummi.engine.errors import ImpossibleStateError, NotationError, RummiError
 from rummi.vision.image_io import ImageError
 from rummi.vision.onnx_model import ModelError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger("rummi.api")
 
@@ -62,7 +63,20 @@ class CorrectionsUnavailableError(RummiError):
     manifest): the service's trouble, answered 503, never the user's request."""
 
 
+class ScansBusyError(Exception):
+    """More photos wait for the scan workers than ``max_queued_scans``: 503 with Retry-After."""
+
+    def __init__(self, waiting: int) -> None:
+        super().__init__(f"{waiting} photos are already waiting to be read; try again in a moment")
+
+
+class CorrectionsFullError(RummiError):
+    """The corrections folder holds its quota of photos or bytes: answered 507."""
+
+
 def _status_for_rummi_error(error: RummiError) -> int:
+    if isinstance(error, CorrectionsFullError):
+        return 507
     if isinstance(error, (DatabaseFailureError, CorrectionsUnavailableError)):
         return 503
     return 422 if isinstance(error, (FieldError, NotationError, ImpossibleStateError)) else 400
@@ -70,6 +84,20 @@ def _status_for_rummi_error(error: RummiError) -> int:
 
 async def _rummi_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RummiError)
+    if isinstance(error, DatabaseFailureError):
+        # The driver's words (host names, SQL, constraint names) stay in the log.
+        log.error("database failure on %s %s: %s", request.method, request.url.path, error)
+        return JSONResponse(
+            {"detail": "the database is unavailable; try again later", "error": "DatabaseUnavailable"},
+            status_code=503,
+            headers={"Retry-After": "5"},
+        )
+    if isinstance(error, CorrectionsUnavailableError):
+        log.error("corrections unavailable: %s", error)
+        return JSONResponse(
+            {"detail": "corrections cannot be saved now (see the service's log)", "error": type(error).__name__},
+            status_code=503,
+        )
     body: dict[str, object] = {"detail": str(error), "error": type(error).__name__}
     if isinstance(error, FieldError):
         body["field"] = error.field
@@ -103,6 +131,10 @@ async def _validation_error(request: Request, error: Exception) -> JSONResponse:
     return JSONResponse({"detail": summary or "invalid request", "problems": problems}, status_code=422)
 
 
+async def _scans_busy(request: Request, error: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(error), "error": "ScansBusy"}, status_code=503, headers={"Retry-After": "2"})
+
+
 async def _unexpected(request: Request, error: Exception) -> JSONResponse:
     log.exception("unexpected error on %s %s", request.method, request.url.path, exc_info=error)
     return JSONResponse(
@@ -118,6 +150,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ModelError, _models_missing)
     app.add_exception_handler(GameNotFoundError, _game_not_found)
     app.add_exception_handler(GameConflictError, _game_conflict)
+    app.add_exception_handler(ScansBusyError, _scans_busy)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(Exception, _unexpected)

@@ -6,6 +6,12 @@ posted while another is being recorded waits and then follows it, so the record 
 sequence 1, 2, 3... whatever the timing. Several service processes on one database are kept
 apart by the store itself (a turn must follow the stored turn count); the loser of such a race
 gets :class:`GameConflictError` (HTTP 409) and may simply retry.
+
+A turn posted with an ``Idempotency-Key`` is recorded once, whatever the retries: the key is
+stored in the turn's own transaction, and a request with a key already stored gets the first
+answer back (the game as that turn left it) instead of a second turn. A retry that races its
+first attempt in another process loses on the key's unique index and is then answered the
+same way.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from rummi.api.errors import GameConflictError, GameNotFoundError
-from rummi.api.storage import DatabaseFailureError, GameStore, GameSummary, StorageError
+from rummi.api.storage import DatabaseFailureError, GameStore, GameSummary, StorageError, WriteConflictError
 from rummi.engine.errors import RummiError
 from rummi.engine.game import Game, Turn, score_sheet
 from rummi.engine.referee import Spot
@@ -52,6 +58,11 @@ class GameRecords:
         with self._lock:
             return self._store.list_games()
 
+    def ping(self) -> None:
+        """Raise :class:`DatabaseFailureError` unless the database answers now (no lock: a
+        health check must not queue behind a slow write)."""
+        self._store.db.ping()
+
     def play(
         self,
         game_id: int,
@@ -63,9 +74,18 @@ class GameRecords:
         drew: int = 0,
         seconds: float | None = None,
         uncertain: Collection[Spot] = (),
-    ) -> tuple[Game, Turn]:
-        """Judge and record the next turn; ``before`` defaults to the table the game left."""
+        request_key: str | None = None,
+    ) -> tuple[Game, Turn, bool]:
+        """Judge and record the next turn; ``before`` defaults to the table the game left.
+
+        Returns the game, the turn and whether this is the stored answer to an earlier request
+        with the same ``request_key`` (then nothing new was recorded).
+        """
         with self._lock:
+            if request_key is not None:
+                number = self._store.turn_for_request(game_id, request_key)
+                if number is not None:
+                    return (*self._as_after(game_id, number), True)
             game = self._load(game_id)
             turn = game.play(
                 player or game.next_player,
@@ -76,8 +96,26 @@ class GameRecords:
                 seconds=seconds,
                 uncertain=uncertain,
             )
-            self._write(game_id, lambda: self._store.add_turn(game_id, turn))
-            return game, turn
+            try:
+                self._write(game_id, lambda: self._store.add_turn(game_id, turn, request_key))
+            except GameConflictError:
+                number = None if request_key is None else self._store.turn_for_request(game_id, request_key)
+                if number is None:
+                    raise
+                return (*self._as_after(game_id, number), True)  # our retry won elsewhere
+            return game, turn, False
+
+    def _as_after(self, game_id: int, number: int) -> tuple[Game, Turn]:
+        """The game as turn ``number`` left it, and that turn: the first answer to its request."""
+        stored = self._load(game_id)
+        game = Game(
+            players=stored.players,
+            rules=stored.rules,
+            turns=list(stored.turns[:number]),
+            id=stored.id,
+            started_at=stored.started_at,
+        )
+        return game, game.turns[-1]
 
     def finish(self, game_id: int, racks: Mapping[str, Sequence[Tile]], **how: object) -> Game:
         """Score the end of the game (see :meth:`engine.game.Game.finish`) and record it."""
@@ -107,6 +145,6 @@ class GameRecords:
             write()
         except DatabaseFailureError:
             raise
-        except StorageError as error:
+        except (StorageError, WriteConflictError) as error:
             # Only another process can have changed the game between our read and this write.
             raise GameConflictError(game_id, str(error)) from None

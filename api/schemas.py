@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
 from rummi.api.errors import FieldError
+from rummi.api.rule_bounds import check_overrides
 from rummi.engine.editions import Edition, get_edition
 from rummi.engine.errors import RummiError
 from rummi.engine.notation import parse_sets, parse_tiles
@@ -66,9 +66,11 @@ class RulesChoice(Model):
 
     def resolve(self) -> Rules:
         try:
-            return get_rules(self.preset, **self.overrides)
+            rules = get_rules(self.preset, **self.overrides)
+            check_overrides(self.overrides, {name: getattr(rules, name, None) for name in self.overrides})
         except RummiError as error:
             raise FieldError("rules", error) from None
+        return rules
 
 
 class WithRules(Model):
@@ -93,9 +95,23 @@ class WithRules(Model):
 
 
 class Health(Model):
-    status: Literal["ok"] = "ok"
-    version: str
+    status: Literal["ok", "unavailable"] = "ok"
+    version: str = Field(description="The rummi package's version.")
+    api_version: str = Field(description="The JSON API's version (its prefix is /api/v<major>).")
+    database: Literal["ok", "unavailable"] = "ok"
+    detail: str | None = Field(default=None, description="Why the service is unavailable.")
     scanner_loaded: bool = Field(description="False until the first scan loads the models.")
+    hints_compiled: bool = Field(
+        description="The hint solver's compiled kernel is ready (until then hints take its other routes)."
+    )
+    access: Literal["open", "token"] = Field(
+        description="open: no token needed (loopback); token: calls need Authorization: Bearer."
+    )
+
+
+class JoinOut(Model):
+    url: str = Field(description="The page's address with the organiser's token, for a phone to open.")
+    qr_svg: str = Field(description="That address as a QR code, an SVG document.")
 
 
 class EditionInfo(Model):
@@ -151,8 +167,10 @@ class ScanResponse(Model):
     rack: list[int] = Field(description="Tiles on a rack (empty when the photo shows none).")
     rack_found: bool
     uncertain: list[int] = Field(description="Tiles read with low confidence: worth a look.")
-    table: str = Field(description="The sets in notation.", examples=["r5 r6 r7 | b3 b4 b5 b6 b7"])
-    rack_text: str = Field(description="The rack in notation.", examples=["k12 J"])
+    table: list[list[str]] = Field(
+        description="The sets as tiles (unread tiles left out).", examples=[[["r5", "r6", "r7"], ["b3", "b4", "b5"]]]
+    )
+    rack_tiles: list[str] = Field(description="The rack as tiles (unread tiles left out).", examples=[["k12", "J"]])
     timings_ms: dict[str, float] = Field(description="Time spent finding, reading and laying out.")
 
     model_config = ConfigDict(
@@ -202,7 +220,9 @@ class CorrectionSaved(Model):
     name: str = Field(description="Name of the saved scene in the corrections dataset.")
     tiles: int
     corrected: int
-    folder: str = Field(description="The dataset folder (same layout as `rummi dataset`).")
+    folder: str = Field(
+        description="The dataset folder's name (same layout as `rummi dataset`); never a server path."
+    )
 
 
 # --- play: table, hint, referee, score --------------------------------------------------------
@@ -256,8 +276,10 @@ class HintRequest(WithRules):
 class HintOut(Passthrough):
     draw: bool = Field(description="No legal play: draw a tile (reason says why).")
     reason: str
-    play: str = Field(description="The rack tiles to play, in notation.", examples=["r8 J o9"])
-    table: str = Field(description="The whole table after the move.", examples=["r5 r6 r7 r8 J | k9 b9 o9"])
+    play: list[str] = Field(description="The rack tiles to play.", examples=[["r8", "J", "o9"]])
+    table: list[list[str]] = Field(
+        description="The whole table after the move, set by set.", examples=[[["r5", "r6", "r7", "r8", "J"], ["k9", "b9", "o9"]]]
+    )
     tiles_played: int
     value_played: int
     explanation: list[str] = Field(description="The move step by step, for a person.")
@@ -350,8 +372,11 @@ class GameEndIn(Model):
     )
     winner: PlayerName | None = None
     bank_empty: bool = False
-    not_opened: dict[PlayerName, Literal["could_not", "could_have", "announced"]] = Field(
-        default_factory=dict, max_length=8
+    not_opened: dict[PlayerName, Literal["could_not", "could_have", "announced"]] | None = Field(
+        default=None,
+        max_length=8,
+        description="Players who never opened, and why; left out, the referee decides it from their "
+        "racks under a preset with a never-opened penalty (as the engine does).",
     )
 
 
@@ -363,7 +388,12 @@ class GameOut(Passthrough):
     ending: dict[str, Any] | None
     finished: bool
     next_player: str
-    table: str = Field(description="The table the last turn left, in notation.")
+    table: list[list[str]] = Field(description="The table the last turn left, set by set.")
+    join_code: str | None = Field(
+        default=None,
+        description="Lets a phone post turns to this game only (Authorization: Bearer CODE); "
+        "given to the organiser when the service needs a token.",
+    )
 
 
 class TurnOut(Passthrough):

@@ -218,7 +218,7 @@ def finish(out_dir: Path, summaries: Iterable[SceneSummary], crop_rows: Iterable
     crop_rows = sorted(crop_rows)
     for variant, (kind, classes) in DETECT_VARIANTS.items():
         _write_data_yaml(out_dir / variant, classes, obb=kind == "obb")
-    (out_dir / "crops" / "index.csv").write_text(CROP_INDEX_HEADER + "\n" + "".join(r + "\n" for r in crop_rows))
+    _write_text(out_dir / "crops" / "index.csv", CROP_INDEX_HEADER + "\n" + "".join(r + "\n" for r in crop_rows))
     reader_classes = sorted(set(reader_class(c) for c in TILE_CLASSES))
     manifest = {
         **manifest_extra,
@@ -249,7 +249,7 @@ def finish(out_dir: Path, summaries: Iterable[SceneSummary], crop_rows: Iterable
         "data_yaml": {variant: str(out_dir / variant / "data.yaml") for variant in DETECT_VARIANTS},
         "scenes": [s.to_json() for s in summaries],
     }
-    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    _write_text(out_dir / "manifest.json", json.dumps(manifest, indent=1))
     return manifest
 
 
@@ -263,7 +263,15 @@ def _write_data_yaml(variant_dir: Path, classes: tuple[str, ...], obb: bool) -> 
         f"nc: {len(classes)}\n"
         f"names:\n{names}\n"
     )
-    (variant_dir / "data.yaml").write_text(text)
+    _write_text(variant_dir / "data.yaml", text)
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write to a temporary name, then rename over ``path``: a process killed meanwhile leaves
+    the old file or the new one, never a truncated one (the service rewrites these often)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)
 
 
 def _link(source: Path, target: Path) -> None:

@@ -88,15 +88,31 @@ def test_labels_that_are_not_json_are_refused(client: httpx.Client) -> None:
     assert response.json()["field"].startswith("labels")
 
 
-def test_a_damaged_corrections_folder_is_503_and_says_where(tmp_path) -> None:
-    """The folder is the service's business: a damaged manifest is 'try later', not a crash."""
+def test_a_damaged_manifest_is_rebuilt_from_the_saved_scenes(tmp_path) -> None:
+    """manifest.json is derived data: a damaged one is written anew from the scenes' records."""
     from tests.api_server import serving
 
     with serving(tmp_path, f"sqlite:///{tmp_path / 'games.db'}") as server, server.client() as client:
         labels = {"width": 1000, "height": 750, "tiles": [dict(t, corrected=False) for t in RED_RUN],
                   "sets": [[0, 1, 2]], "rack": []}
-        assert save(client, labels).status_code == 201
+        first = save(client, labels).json()["name"]
         (server.corrections_dir / "manifest.json").write_text("{ not json")
         response = save(client, labels)
+        assert response.status_code == 201, response.text
+        manifest = json.loads((server.corrections_dir / "manifest.json").read_text())
+    assert {s["name"] for s in manifest["scenes"]} == {first, response.json()["name"]}
+
+
+def test_a_folder_that_cannot_be_written_is_503_without_its_path(tmp_path) -> None:
+    """The service's trouble is 'try later', and the answer names no folder of the server."""
+    from tests.api_server import serving
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the corrections folder should be")
+    with serving(
+        tmp_path, f"sqlite:///{tmp_path / 'games.db'}", RUMMI_CORRECTIONS_DIR=str(blocker / "corrections")
+    ) as server, server.client() as client:
+        response = save(client, {"tiles": RED_RUN, "sets": [[0, 1, 2]]})
     assert response.status_code == 503, response.text
     assert "corrections cannot be saved" in response.json()["detail"]
+    assert str(tmp_path) not in response.text

@@ -31,7 +31,7 @@ def new_game(client: httpx.Client, *players: str, **rules: object) -> dict:
 
 def test_a_game_from_first_turn_to_score(client: httpx.Client) -> None:
     game = new_game(client, "Ann", "Bob")
-    assert game["next_player"] == "Ann" and game["table"] == "" and not game["finished"]
+    assert game["next_player"] == "Ann" and game["table"] == [] and not game["finished"]
 
     opening = client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"}).json()
     assert opening["turn"]["verdict"]["status"] == "legal"
@@ -78,8 +78,23 @@ def test_the_score_sheet_adds_up_several_games(client: httpx.Client) -> None:
         ids.append(game["id"])
     sheet = client.get("/api/v1/games/sheet", params={"games": ids}).json()
     assert [g["winner"] for g in sheet["games"]] == ["Ann", "Bob", "Ann"]
-    assert sheet["totals"] == {"Ann": 12 - 50 + 13, "Bob": -12 + 50 - 13}
-    assert sheet["match_winner"] == "Bob"
+    # Nobody opened in these games and no loser's rack could have: the tournament's 100-point
+    # never-opened penalty replaces each loser's rack count (the engine's rule, applied by /end).
+    assert sheet["totals"] == {"Ann": 100 - 100 + 100, "Bob": -100 + 100 - 100}
+    assert sheet["match_winner"] == "Ann"
+
+
+def test_the_end_applies_the_never_opened_penalty_as_the_engine_does(client: httpx.Client) -> None:
+    """Bob never opened though his rack could (k10 k11 k12 is 33 points): the tournament
+    preset's 200-point penalty, decided by the referee when the request does not say."""
+    game = new_game(client, "Ann", "Bob", preset="pl_wikipedia_tournament")
+    opening = client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"})
+    assert opening.status_code == 200, opening.text
+    ended = client.post(
+        f"/api/v1/games/{game['id']}/end", json={"racks": {"Ann": "", "Bob": "k10 k11 k12 o3"}, "winner": "Ann"}
+    )
+    assert ended.status_code == 200, ended.text
+    assert ended.json()["ending"]["scores"]["Bob"] == -200
 
 
 def test_the_score_sheet_refuses_a_game_twice(client: httpx.Client) -> None:
@@ -130,4 +145,6 @@ def test_a_failing_database_is_503_not_a_conflict(tmp_path) -> None:
             connection.execute("DROP TABLE turns")
         response = client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"})
     assert response.status_code == 503, response.text
-    assert response.json()["detail"].startswith("database error: ")
+    # The driver's own words (table names, SQL) stay in the log, never in the answer.
+    assert response.json()["detail"] == "the database is unavailable; try again later"
+    assert "turns" not in response.text and response.headers["retry-after"] == "5"

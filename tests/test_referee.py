@@ -7,7 +7,6 @@ from rules.md 4.1; each violation the issue lists has its own illegal example.
 from __future__ import annotations
 
 import pytest
-
 from rummi.engine.errors import ImpossibleStateError, NotationError, RummiError
 from rummi.engine.notation import parse_sets, parse_tiles
 from rummi.engine.referee import Code, Side, Spot, Status, judge_turn, parse_seen

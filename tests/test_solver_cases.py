@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-
 from rummi.engine.errors import RummiError
 from rummi.engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
 from rummi.engine.rules import get_rules
@@ -172,7 +171,7 @@ def test_to_dict_is_json_ready():
 
     d = hint("r5 r6 r7", "r8 J").to_dict()
     assert json.loads(json.dumps(d))["tiles_played"] == 2
-    assert d["table"] == "r5 r6 r7 r8 J"
+    assert d["table"] == [["r5", "r6", "r7", "r8", "J"]]
 
 
 def test_objective_enum_and_text_agree():

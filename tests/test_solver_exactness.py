@@ -7,11 +7,11 @@ slice of it so a regression shows up in the normal suite.
 from __future__ import annotations
 
 import pytest
+from rummi.engine.rules import get_rules
+from rummi.engine.solver import solve
 
 from benchmarks.positions import small_deal
 from benchmarks.solver_reference import reference_best
-from rummi.engine.rules import get_rules
-from rummi.engine.solver import solve
 
 PRESETS = ["pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "strict_group_1980"]
 
@@ -36,10 +36,11 @@ def test_solver_matches_exhaustive_search(preset: str, objective: str) -> None:
 @pytest.mark.parametrize("edition,jokers", [("standard", 0), ("standard", 2), ("xp", 4), ("start_right", 1)])
 def test_opening_search_agrees_with_the_integer_program(edition: str, jokers: int) -> None:
     """Two methods for the opening (branch-and-bound over rack sets, and the full model)."""
-    from benchmarks.positions import DealClass, deal
     from rummi.engine.solver import opening
     from rummi.engine.solver.position import Position, RuleView
     from rummi.engine.solver.turn import Objective, solve_turn
+
+    from benchmarks.positions import DealClass, deal
 
     kind = DealClass(f"opening-{edition}-{jokers}", 0, 14 if edition != "start_right" else 9, jokers,
                      edition=edition, opened=False)

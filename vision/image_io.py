@@ -34,8 +34,20 @@ class ImageError(RummiError):
     """The photo could not be used: empty, not an image, damaged, or too large."""
 
 
-def load_image(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS) -> np.ndarray:
-    """Decode a photo into an ``H x W x 3`` uint8 BGR array (OpenCV's order), upright per EXIF."""
+def load_image(
+    source: str | Path | bytes,
+    *,
+    max_pixels: int = MAX_PIXELS,
+    draft_pixels: int | None = None,
+    max_decode_bytes: int | None = None,
+) -> np.ndarray:
+    """Decode a photo into an ``H x W x 3`` uint8 BGR array (OpenCV's order), upright per EXIF.
+
+    ``draft_pixels``: a JPEG larger than this is decoded at 1/2, 1/4 or 1/8 of its size (the
+    JPEG decoder's draft mode, which skips the detail instead of decoding it), to no fewer
+    pixels than this. ``max_decode_bytes``: the memory the decode may take, estimated before it
+    from the (drafted) size and the copies made on the way to BGR; a photo over it is refused.
+    """
     data, name = _read_bytes(source)
     if not data:
         raise ImageError(f"{name}is empty (0 bytes)")
@@ -52,6 +64,19 @@ def load_image(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS) -> n
                     f"{name}is {width}x{height} = {width * height / 1e6:.0f} megapixels; "
                     f"the limit is {max_pixels / 1e6:.0f}"
                 )
+            if draft_pixels is not None and picture.format == "JPEG" and width * height > draft_pixels:
+                scale = 1
+                while scale < 8 and width * height / (scale * 2) ** 2 >= draft_pixels:
+                    scale *= 2
+                picture.draft("RGB", (width // scale, height // scale))
+            if max_decode_bytes is not None:
+                needed = _decode_bytes(picture)
+                if needed > max_decode_bytes:
+                    drawn = f"{picture.size[0]}x{picture.size[1]}"
+                    raise ImageError(
+                        f"{name}is too large to decode within the memory budget ({drawn} needs about "
+                        f"{needed / 1e6:.0f} MB; the budget is {max_decode_bytes / 1e6:.0f} MB)"
+                    )
             picture.load()
             picture = ImageOps.exif_transpose(picture)
             rgb = picture.convert("RGB")
@@ -68,6 +93,14 @@ def load_image(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS) -> n
     if array.ndim != 3 or array.shape[0] < 8 or array.shape[1] < 8:
         raise ImageError(f"{name}is too small ({array.shape[1]}x{array.shape[0]} pixels)")
     return np.ascontiguousarray(array[:, :, ::-1])
+
+
+def _decode_bytes(picture: Image.Image) -> int:
+    """Bytes a decode of ``picture`` holds at its peak: the decoded bands, the RGB copy and the
+    BGR array made from it."""
+    width, height = picture.size
+    bands = max(len(picture.getbands()), 1)
+    return width * height * (bands + 3 + 3)
 
 
 def save_image(path: str | Path, image_bgr: np.ndarray) -> None:

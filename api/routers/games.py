@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Annotated
 
 import anyio.to_thread
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Header, Path, Query, Response
 from pydantic import Field
-
-from rummi.api.deps import GamesDep
+from rummi.api.access import Access
+from rummi.api.deps import AccessDep, GamesDep
 from rummi.api.errors import FieldError
 from rummi.api.schemas import (
     ERRORS,
@@ -28,7 +28,7 @@ from rummi.api.schemas import (
 )
 from rummi.engine.errors import RummiError
 from rummi.engine.game import Game, Turn
-from rummi.engine.notation import format_sets
+from rummi.engine.notation import sets_to_json
 
 router = APIRouter(
     prefix="/games", tags=["games"], responses={**ERRORS, 404: {"description": "No such game."}}
@@ -39,21 +39,39 @@ MAX_ID = 2**63 - 1
 GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's id.")]
 
 
-def game_out(game: Game) -> GameOut:
+#: An Idempotency-Key as clients make them (a UUID, a counter, a hash): short printable text.
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=200,
+        pattern=r"^[\x21-\x7e]+$",
+        description="Any unique text per turn (a UUID): a retry with the same key gets the first "
+        "answer back instead of recording the turn twice.",
+    ),
+]
+
+
+def game_out(game: Game, access: Access) -> GameOut:
     data = game.to_dict()
     return GameOut(
-        **data, finished=game.finished, next_player=game.next_player, table=format_sets(game.table)
+        **data,
+        finished=game.finished,
+        next_player=game.next_player,
+        table=sets_to_json(game.table),
+        join_code=None if game.id is None else access.join_code(game.id),
     )
 
 
 @router.post("", response_model=GameOut, status_code=201, summary="Start a game")
-async def create_game(request: GameCreate, games: GamesDep) -> GameOut:
+async def create_game(request: GameCreate, games: GamesDep, access: AccessDep) -> GameOut:
     rules = request.rules.resolve()
     try:
         game = Game(players=tuple(request.players), rules=rules)
     except RummiError as error:
         raise FieldError("players", error) from None
-    return game_out(await anyio.to_thread.run_sync(games.create, game))
+    return game_out(await anyio.to_thread.run_sync(games.create, game), access)
 
 
 @router.get("", response_model=list[GameSummaryOut], summary="Games on record")
@@ -84,15 +102,27 @@ async def sheet(
 
 
 @router.get("/{game_id}", response_model=GameOut, summary="One game's whole record")
-async def get_game(game_id: GameId, games: GamesDep) -> GameOut:
-    return game_out(await anyio.to_thread.run_sync(games.load, game_id))
+async def get_game(game_id: GameId, games: GamesDep, access: AccessDep) -> GameOut:
+    return game_out(await anyio.to_thread.run_sync(games.load, game_id), access)
 
 
-@router.post("/{game_id}/turns", response_model=TurnOut, summary="Judge and record the next turn")
-async def play_turn(game_id: GameId, request: TurnIn, games: GamesDep) -> TurnOut:
+@router.post(
+    "/{game_id}/turns",
+    response_model=TurnOut,
+    summary="Judge and record the next turn",
+    responses={409: {"description": "Another service process recorded a turn meanwhile: retry."}},
+)
+async def play_turn(
+    game_id: GameId,
+    request: TurnIn,
+    games: GamesDep,
+    access: AccessDep,
+    response: Response,
+    idempotency_key: IdempotencyKey = None,
+) -> TurnOut:
     edition = (await anyio.to_thread.run_sync(games.load, game_id)).edition
 
-    def record() -> tuple[Game, Turn]:
+    def record() -> tuple[Game, Turn, bool]:
         return games.play(
             game_id,
             parse_field_sets("after", request.after, edition),
@@ -102,14 +132,17 @@ async def play_turn(game_id: GameId, request: TurnIn, games: GamesDep) -> TurnOu
             drew=request.drew,
             seconds=request.seconds,
             uncertain=[spot.spot() for spot in request.uncertain],
+            request_key=idempotency_key,
         )
 
-    game, turn = await anyio.to_thread.run_sync(record)
-    return TurnOut(game=game_out(game), turn=turn.to_dict())
+    game, turn, replayed = await anyio.to_thread.run_sync(record)
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return TurnOut(game=game_out(game, access), turn=turn.to_dict())
 
 
 @router.post("/{game_id}/end", response_model=GameOut, summary="Score the end of the game")
-async def end_game(game_id: GameId, request: GameEndIn, games: GamesDep) -> GameOut:
+async def end_game(game_id: GameId, request: GameEndIn, games: GamesDep, access: AccessDep) -> GameOut:
     edition = (await anyio.to_thread.run_sync(games.load, game_id)).edition
     racks = parse_field_racks(request.racks, edition)
 
@@ -119,7 +152,9 @@ async def end_game(game_id: GameId, request: GameEndIn, games: GamesDep) -> Game
             racks,
             winner=request.winner,
             bank_empty=request.bank_empty,
+            # Not given: the engine decides who could have opened (the never-opened penalty);
+            # given, even empty ("everyone opened"), it is what the players say.
             not_opened=request.not_opened,
         )
 
-    return game_out(await anyio.to_thread.run_sync(finish))
+    return game_out(await anyio.to_thread.run_sync(finish), access)

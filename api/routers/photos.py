@@ -1,21 +1,23 @@
 """Routes that take a photo: scan it, or save it with corrected labels as training data.
 
-Decoding and inference run in worker threads (:class:`api.deps.Inference`), so a slow scan
-never holds up the event loop; the body limit of these routes is ``max_upload_bytes``.
+Decoding and inference run on the scan workers (:class:`api.deps.Inference`), so a slow scan
+never holds up the event loop or a hint; the body limit of these routes is ``max_upload_bytes``.
+Every photo is decoded by :func:`decode` under the same limits: at most ``max_megapixels`` as
+declared, a large JPEG at reduced size (``draft_megapixels``), and within ``decode_budget_mb``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+import numpy as np
 from fastapi import APIRouter, File, Form, Query, UploadFile
 from pydantic import ValidationError
-
 from rummi.api.deps import CorrectionsDep, InferenceDep, SettingsDep
 from rummi.api.errors import FieldError, UnsupportedMediaError
 from rummi.api.schemas import ERRORS, CorrectionLabels, CorrectionSaved, ScanResponse
+from rummi.api.settings import Settings
 from rummi.engine.errors import RummiError
-from rummi.engine.notation import format_tiles
 from rummi.vision.image_io import load_image
 
 if TYPE_CHECKING:  # the scanner (onnxruntime) loads on the first scan, not with the app
@@ -41,8 +43,20 @@ PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
     **ERRORS,
     413: {"description": "The upload or the decoded photo is larger than the limits."},
     415: {"description": "The file is not a photo in a format the service reads."},
-    503: {"description": "The recognition models are not installed."},
+    429: {"description": "Too many requests of this kind from this address (see Retry-After)."},
+    503: {"description": "The recognition models are not installed, or too many photos wait."},
+    507: {"description": "The corrections folder is full (its quota of photos or bytes)."},
 }
+
+
+def decode(data: bytes, settings: Settings) -> np.ndarray:
+    """The photo as a BGR array, within the service's pixel and memory limits."""
+    return load_image(
+        data,
+        max_pixels=int(settings.max_megapixels * 1_000_000),
+        draft_pixels=int(settings.draft_megapixels * 1_000_000),
+        max_decode_bytes=settings.decode_budget_mb * 1_000_000,
+    )
 
 
 async def _read_photo(photo: UploadFile) -> bytes:
@@ -74,14 +88,13 @@ async def scan(
     ] = "auto",
 ) -> ScanResponse:
     data = await _read_photo(photo)
-    max_pixels = int(settings.max_megapixels * 1_000_000)
 
     def work() -> ScanResponse:
-        image = load_image(data, max_pixels=max_pixels)
+        image = decode(data, settings)
         result = inference.scanner.get().scan(image, layout)
         return scan_response(result, image.shape[1], image.shape[0])
 
-    return await inference.run(work)
+    return await inference.scan(work)
 
 
 def scan_response(result: ScanResult, width: int, height: int) -> ScanResponse:
@@ -97,8 +110,8 @@ def scan_response(result: ScanResult, width: int, height: int) -> ScanResponse:
         rack=rack,
         rack_found=result.layout.rack is not None,
         uncertain=shown["uncertain"],
-        table=" | ".join(format_tiles([t for t in s if t is not None]) for s in result.sets),
-        rack_text=format_tiles([t for t in rack_tiles if t is not None]),
+        table=[[str(t) for t in s if t is not None] for s in result.sets],
+        rack_tiles=[str(t) for t in rack_tiles if t is not None],
         timings_ms={k: round(v, 1) for k, v in result.timings_ms.items()},
     )
 
@@ -130,10 +143,9 @@ async def save_corrections(
             f"labels{'.' + where if where else ''}", RummiError(first.get("msg", "invalid"))
         ) from None
     data = await _read_photo(photo)
-    max_pixels = int(settings.max_megapixels * 1_000_000)
 
     def work() -> tuple[str, int, int]:
-        return store.save(load_image(data, max_pixels=max_pixels), checked)
+        return store.save(decode(data, settings), checked)
 
-    name, kept, corrected = await inference.run(work)
-    return CorrectionSaved(name=name, tiles=kept, corrected=corrected, folder=str(settings.corrections_dir))
+    name, kept, corrected = await inference.scan(work)
+    return CorrectionSaved(name=name, tiles=kept, corrected=corrected, folder=store.folder.name)

@@ -7,8 +7,7 @@ runs in a worker thread so it never stalls other requests.
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-
+from fastapi import APIRouter, Request
 from rummi.api.deps import InferenceDep
 from rummi.api.schemas import (
     ERRORS,
@@ -55,18 +54,26 @@ async def check_table(request: TableRequest) -> TableVerdictOut:
     description="The play that puts the most tiles (or points) from the rack on the table, "
     "rearranging the table as the rules allow, with the whole new table; or a draw and why.",
 )
-async def hint(request: HintRequest, inference: InferenceDep) -> HintOut:
+async def hint(request: HintRequest, inference: InferenceDep, http: Request) -> HintOut:
     edition, rules = request.resolved()
     table = parse_field_sets("table", request.table, edition)
     rack = parse_field_tiles("rack", request.rack, edition)
+    # Until the compiled kernel is ready (api/solver_warmup.py), the solver's other routes answer.
+    compiled = http.app.state.warmup.ready
 
     def work() -> HintOut:
         answer = solve(
-            table, rack, opened=request.opened, edition=edition, rules=rules, objective=request.objective
+            table,
+            rack,
+            opened=request.opened,
+            edition=edition,
+            rules=rules,
+            objective=request.objective,
+            compiled=compiled,
         )
         return HintOut(**answer.to_dict())
 
-    return await inference.run(work)
+    return await inference.quick(work)
 
 
 @router.post(
@@ -99,7 +106,7 @@ async def judge(request: TurnRequest, inference: InferenceDep) -> TurnVerdictOut
         )
         return TurnVerdictOut(**verdict.to_dict())
 
-    return await inference.run(work)
+    return await inference.quick(work)
 
 
 @router.post(

@@ -2,7 +2,7 @@
 // ask and then show the answer, on the picture (outlines) and in the mode's panel. The score
 // sheet (match.js) and the referee (referee.js) have their own modules.
 
-import { $, api, el, myRack, rackIndices, readableSets, rulesChoice, say, state, tableText, tilesText } from "./core.js";
+import { $, api, el, myRack, rackIndices, readableSets, rulesChoice, say, setsText, state, tableText, tilesText } from "./core.js";
 import { centreOf } from "./draw.js";
 import * as match from "./match.js";
 import * as referee from "./referee.js";
@@ -82,20 +82,20 @@ async function rackMode(next) {
     say(`No move: ${hint.reason}`);
     return;
   }
-  const played = hint.play.split(" ").filter(Boolean);
+  const played = hint.play;
   markPlayed(rack, played);
   const headline = hint.opening_value
     ? `Open with ${hint.tiles_played} tile${hint.tiles_played === 1 ? "" : "s"}: worth ${hint.opening_value} points`
     : `Play ${hint.tiles_played} tile${hint.tiles_played === 1 ? "" : "s"}`;
   box.append(el("p", { class: "verdict ok" }, headline));
-  box.append(el("p", {}, "Play: ", tilesText(hint.play), hint.opening_value ? null : ` (${hint.value_played} points off your rack)`));
+  box.append(el("p", {}, "Play: ", tilesText(played.join(" ")), hint.opening_value ? null : ` (${hint.value_played} points off your rack)`));
   const steps = el("ol");
   for (const line of hint.explanation) steps.append(el("li", {}, line));
   if (hint.explanation.length) box.append(steps);
-  box.append(el("p", {}, "Table after: ", tilesText(hint.table)));
+  box.append(el("p", {}, "Table after: ", tilesText(setsText(hint.table))));
   state.arrows = destinations(rack, played, hint.table);
   const where = rack.source === state.pictures.table ? "the arrows show where each tile goes" : "on the table's picture (step 1) a +tile marks where each goes";
-  say(`Best move: ${hint.play} (double purple outline; ${where}).`);
+  say(`Best move: ${played.join(" ")} (double purple outline; ${where}).`);
 }
 
 // Outline on the rack picture the tiles the move plays (each copy once).
@@ -119,7 +119,7 @@ function destinations(rack, played, after) {
   const table = state.pictures.table;
   if (!table || state.picture !== table && state.picture !== rack.source) return [];
   const sets = readableSets(table);
-  const afterSets = after.split("|").map(s => s.trim().split(/\s+/).filter(Boolean));
+  const afterSets = after; // [[tile, ...], ...]
   const arrows = [];
   const used = new Map();
   for (const tile of played) {

@@ -3,7 +3,7 @@
 // (POST /games/{id}/turns) with its time, and the next turn starting by itself from the table
 // the last one left. The screen is kept awake while a game runs.
 
-import { $, api, ask, el, readableSets, say, sayError, state, tableWithSpots, tilesText } from "./core.js";
+import { $, api, ask, el, readableSets, say, sayError, setsText, state, tableWithSpots, tilesText } from "./core.js";
 import * as match from "./match.js";
 
 let page = null;
@@ -132,7 +132,7 @@ async function startGame() {
   try {
     const g = await match.ensureGame();
     beforePicture = null;
-    startTurn({ text: g.table, spots: [] });
+    startTurn({ text: g.table, spots: [] }); // match.js keeps it as notation
     say(`${g.next} plays. Press Capture when the turn is done, or Drew a tile.`);
   } catch (error) {
     sayError(error, startGame);
@@ -165,8 +165,9 @@ async function judge(after) {
   showVerdict(out.turn, after);
   // The next turn starts at once, from the table the service says the last one left (the
   // table before it, when the verdict restores it).
-  const same = out.game.table === after.text;
-  const next = same ? { text: after.text, spots: after.spots.map(s => ({ ...s, side: "before" })) } : { text: out.game.table, spots: [] };
+  const left = setsText(out.game.table);
+  const same = left === after.text;
+  const next = same ? { text: after.text, spots: after.spots.map(s => ({ ...s, side: "before" })) } : { text: left, spots: [] };
   beforePicture = same && !after.drew ? state.pictures.table : null;
   startTurn(next);
 }

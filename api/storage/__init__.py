@@ -4,17 +4,19 @@ I/O lives here, not in the engine: :mod:`engine.game` holds the record as data, 
 writes it (one transaction per turn) and reads it back.
 """
 
-from rummi.api.storage.database import Database, DatabaseFailureError, StorageError
+from rummi.api.storage.database import Database, DatabaseFailureError, StorageError, WriteConflictError
 from rummi.api.storage.export import game_from_json, game_to_json, score_sheet_csv
-from rummi.api.storage.games import DEFAULT_URL, GameStore, GameSummary
+from rummi.api.storage.games import MIGRATIONS, SCHEMA_VERSION, GameStore, GameSummary
 
 __all__ = [
-    "DEFAULT_URL",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
     "Database",
     "GameStore",
     "GameSummary",
     "DatabaseFailureError",
     "StorageError",
+    "WriteConflictError",
     "game_from_json",
     "game_to_json",
     "score_sheet_csv",

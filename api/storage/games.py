@@ -25,49 +25,66 @@ from typing import Any
 from rummi.api.storage.database import Database, StorageError, Transaction
 from rummi.engine.game import Ending, Game, Turn, rules_from_dict
 
-#: Where games go when no URL is given (the service's ``database_url`` setting has the same default).
-DEFAULT_URL = "sqlite:///rummi.db"
+from rummi.places import default_database_url
 
-SCHEMA_VERSION = 1
-
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS games (
-        id {id},
-        started_at TEXT NOT NULL,
-        players TEXT NOT NULL,
-        preset TEXT NOT NULL,
-        rules TEXT NOT NULL,
-        turn_count INTEGER NOT NULL DEFAULT 0,
-        finished_at TEXT
-    )""",
-    """CREATE TABLE IF NOT EXISTS turns (
-        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        number INTEGER NOT NULL,
-        player TEXT NOT NULL,
-        before_table TEXT NOT NULL,
-        after_table TEXT NOT NULL,
-        rack TEXT,
-        drew INTEGER NOT NULL,
-        seconds DOUBLE PRECISION,
-        legal INTEGER NOT NULL,
-        verdict TEXT NOT NULL,
-        PRIMARY KEY (game_id, number)
-    )""",
-    """CREATE TABLE IF NOT EXISTS endings (
-        game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-        how TEXT NOT NULL,
-        winner TEXT NOT NULL,
-        detail TEXT NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS scores (
-        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        player TEXT NOT NULL,
-        points INTEGER NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    )""",
-    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
+#: The tables of the record, version by version. A database at version N gets the steps after
+#: N, in order, in one transaction with the new version number, so every process that opens it
+#: agrees on its layout. A step is never edited once released; a change is a new step.
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
+    (
+        1,
+        (
+            """CREATE TABLE IF NOT EXISTS games (
+                id {id},
+                started_at TEXT NOT NULL,
+                players TEXT NOT NULL,
+                preset TEXT NOT NULL,
+                rules TEXT NOT NULL,
+                turn_count INTEGER NOT NULL DEFAULT 0,
+                finished_at TEXT
+            )""",
+            """CREATE TABLE IF NOT EXISTS turns (
+                game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                number INTEGER NOT NULL,
+                player TEXT NOT NULL,
+                before_table TEXT NOT NULL,
+                after_table TEXT NOT NULL,
+                rack TEXT,
+                drew INTEGER NOT NULL,
+                seconds DOUBLE PRECISION,
+                legal INTEGER NOT NULL,
+                verdict TEXT NOT NULL,
+                PRIMARY KEY (game_id, number)
+            )""",
+            """CREATE TABLE IF NOT EXISTS endings (
+                game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+                how TEXT NOT NULL,
+                winner TEXT NOT NULL,
+                detail TEXT NOT NULL
+            )""",
+            """CREATE TABLE IF NOT EXISTS scores (
+                game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL,
+                player TEXT NOT NULL,
+                points INTEGER NOT NULL,
+                PRIMARY KEY (game_id, seat)
+            )""",
+        ),
+    ),
+    (
+        2,
+        # Exactly-once turns: the Idempotency-Key a client sent with a turn, and the turn it made.
+        (
+            """CREATE TABLE IF NOT EXISTS turn_requests (
+                game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                request_key TEXT NOT NULL,
+                number INTEGER NOT NULL,
+                PRIMARY KEY (game_id, request_key)
+            )""",
+        ),
+    ),
 )
+SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
 @dataclass(frozen=True)
@@ -92,8 +109,8 @@ class GameStore:
     @classmethod
     def open(cls, url: str | None = None) -> GameStore:
         """Open (and on first use create) the store at ``url``, else ``$RUMMI_DATABASE_URL``,
-        else :data:`DEFAULT_URL`."""
-        return cls(Database.open(url or os.environ.get("RUMMI_DATABASE_URL") or DEFAULT_URL))
+        else ``games.db`` in the user's data folder (:func:`rummi.places.default_database_url`)."""
+        return cls(Database.open(url or os.environ.get("RUMMI_DATABASE_URL") or default_database_url()))
 
     def close(self) -> None:
         self.db.close()
@@ -129,10 +146,26 @@ class GameStore:
         game.id, game.started_at = game_id, started
         return game_id
 
-    def add_turn(self, game_id: int, turn: Turn) -> None:
-        """Append one turn; its number must follow the last stored one."""
+    def add_turn(self, game_id: int, turn: Turn, request_key: str | None = None) -> None:
+        """Append one turn; its number must follow the last stored one.
+
+        ``request_key`` (a client's Idempotency-Key) is stored with the turn in the same
+        transaction, so :meth:`turn_for_request` finds it exactly when the turn was recorded.
+        """
         with self.db.transaction() as tx:
             _insert_turn(tx, game_id, turn)
+            if request_key is not None:
+                tx.execute(
+                    "INSERT INTO turn_requests (game_id, request_key, number) VALUES (?, ?, ?)",
+                    (game_id, request_key, turn.number),
+                )
+
+    def turn_for_request(self, game_id: int, request_key: str) -> int | None:
+        """The number of the turn recorded for this Idempotency-Key, if one was."""
+        row = self.db.query_one(
+            "SELECT number FROM turn_requests WHERE game_id = ? AND request_key = ?", (game_id, request_key)
+        )
+        return None if row is None else int(row[0])
 
     def finish(self, game_id: int, game: Game) -> None:
         """Store the ending and every player's score of a finished game, all at once."""
@@ -143,7 +176,7 @@ class GameStore:
 
     def delete(self, game_id: int) -> None:
         with self.db.transaction() as tx:
-            for table in ("scores", "endings", "turns"):
+            for table in ("turn_requests", "scores", "endings", "turns"):
                 tx.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
             if tx.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 0:
                 raise StorageError(f"no game {game_id}")
@@ -151,8 +184,9 @@ class GameStore:
     # --- reading ----------------------------------------------------------------------------
 
     def load(self, game_id: int) -> Game:
-        """The whole record of one game, as stored (read in one transaction: one consistent view)."""
-        with self.db.transaction(write=False) as tx:
+        """The whole record of one game, as stored: its four SELECTs read one snapshot, so a
+        turn another process records meanwhile is either wholly in it or wholly not."""
+        with self.db.transaction(write=False, snapshot=True) as tx:
             head = tx.execute(
                 "SELECT started_at, players, rules, turn_count FROM games WHERE id = ?", (game_id,)
             ).fetchone()
@@ -225,19 +259,30 @@ class GameStore:
     # --- schema -----------------------------------------------------------------------------
 
     def _create_schema(self) -> None:
+        """Bring the database to :data:`SCHEMA_VERSION` by the steps of :data:`MIGRATIONS`."""
         with self.db.transaction() as tx:
             if self.db.dialect.name == "postgresql":
-                # Two processes opening a fresh database at once must not both create tables.
+                # Two processes opening a fresh database at once must not both migrate it.
                 tx.execute("SELECT pg_advisory_xact_lock(4242)")
-            for statement in _SCHEMA:
-                tx.execute(statement)
+            tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = tx.execute("SELECT version FROM schema_version").fetchone()
+            current = 0 if row is None else int(row[0])
+            if current > SCHEMA_VERSION:
+                raise StorageError(
+                    f"database schema version {current}; this rummi reads up to version {SCHEMA_VERSION}"
+                )
+            for version, statements in MIGRATIONS:
+                if version > current:
+                    for statement in statements:
+                        tx.execute(statement)
             if row is None:
                 tx.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
-            elif int(row[0]) != SCHEMA_VERSION:
-                raise StorageError(
-                    f"database schema version {row[0]}; this rummi reads version {SCHEMA_VERSION}"
-                )
+            elif current != SCHEMA_VERSION:
+                tx.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def schema_version(self) -> int:
+        row = self.db.query_one("SELECT version FROM schema_version")
+        return 0 if row is None else int(row[0])
 
 
 def _insert_turn(tx: Transaction, game_id: int, turn: Turn) -> None:

@@ -16,12 +16,13 @@ optimal (:mod:`engine.solver.turn`) for the rest. What "legal" means comes from 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from rummi.engine.editions import Edition
 from rummi.engine.errors import RummiError
-from rummi.engine.notation import format_sets, format_tiles
+from rummi.engine.notation import format_sets, format_tiles, sets_to_json, tile_to_json
 from rummi.engine.solver import dp, opening
 from rummi.engine.solver.explain import explain
 from rummi.engine.solver.position import Position, RuleView
@@ -58,9 +59,8 @@ class Hint:
         return {
             "draw": self.is_draw,
             "reason": self.reason,
-            "play": format_tiles(self.play),
-            "table": format_sets(self.table),
-            "sets": [format_tiles(s) for s in self.table],
+            "play": [tile_to_json(t) for t in self.play],
+            "table": sets_to_json(self.table),
             "tiles_played": self.tiles_played,
             "value_played": self.value_played,
             "opening_value": self.opening_value,
@@ -107,18 +107,21 @@ def solve(
     edition: Edition | str | None = None,
     rules: Any = None,
     objective: Objective | str = Objective.TILES,
+    compiled: bool = True,
 ) -> Hint:
     """The best legal play, or a draw with the reason.
 
     ``rules``: a preset name, an :class:`engine.rules.Rules`, or ``None`` for the default preset.
-    ``edition`` defaults to the preset's edition.
+    ``edition`` defaults to the preset's edition. ``compiled=False`` leaves out the compiled
+    dynamic programme (same answers, by the integer program): for a caller whose numba kernel
+    is still compiling, so that a hint never waits for the compiler.
     """
     goal = _objective(objective)
     view = RuleView.of(rules)
     pos = Position(table, rack, _edition_of(edition, rules), view)
     if not pos.rack_in:
         return _draw("the rack is empty", goal, pos)
-    answer = _best(pos, opened, goal)
+    answer = _best(pos, opened, goal, compiled)
     if answer is None:
         return _draw(_why_no_opening(pos, goal), goal, pos)
     if answer.tiles == 0:
@@ -129,12 +132,12 @@ def solve(
     return _hint(pos, answer, goal, opened)
 
 
-def _best(pos: Position, opened: bool, goal: Objective) -> TurnAnswer | None:
+def _best(pos: Position, opened: bool, goal: Objective, compiled: bool = True) -> TurnAnswer | None:
     """The fastest exact method that models this position: the opening search, the dynamic
     programme after the opening, or the integer program for everything else."""
     if opening.applies(pos, opened):
         return opening.search(pos, goal)
-    if dp.applies(pos, opened):
+    if compiled and dp.applies(pos, opened):
         answer = dp.solve_after_opening(pos, goal)
         if answer is not None:
             return answer

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from rummi.engine.melds import classify
 from rummi.engine.solver import dp_kernel as kernel
-from rummi.engine.solver.position import ANY, Position
+from rummi.engine.solver.position import ANY, Position, RuleView
 from rummi.engine.solver.turn import Objective, TurnAnswer, criterion_weights
 from rummi.engine.tiles import Tile
 
@@ -65,6 +65,24 @@ BEAM = 100
 #: timings, 240 XP positions (seeds 40-279): per position 2 % faster, the mean hint 45 -> 33
 #: ms, the worst 1.2 -> 0.6 s (fewer positions left to the integer program); long racks 4 %
 BEAM_RETRY = 1_000
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel function by solving a few turns.
+
+    Both routes (a small table, one past :data:`MAX_TILES`) and both objectives, so that no
+    later hint meets a function still to compile. Safe to call from a background thread while
+    other threads solve with ``compiled=False``.
+    """
+    from rummi.engine.notation import parse_sets, parse_tiles
+
+    runs = " | ".join(" ".join(f"{c}{n}" for n in range(1, 14)) for c in "kbor")
+    small = ("r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4", "r8 J o9 k1 b5")
+    big = (runs, "k1 b2 o3 r4 J k5 b6 o7 r8 k9 b10 o11 r12")  # past MAX_TILES: the big-table route
+    for table, rack in (small, big):
+        pos = Position(parse_sets(table), parse_tiles(rack), None, RuleView.of(None))
+        for objective in Objective:
+            _solve(pos, objective)
 
 
 def applies(pos: Position, opened: bool) -> bool:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from rummi.engine.editions import Edition, get_edition
 from rummi.engine.errors import RummiError
@@ -43,7 +44,7 @@ class RuleView:
     joker_penalty: int = 30
 
     @classmethod
-    def of(cls, rules: Any) -> "RuleView":
+    def of(cls, rules: Any) -> RuleView:
         if rules is None or isinstance(rules, str):
             from rummi.engine.rules import get_rules
 

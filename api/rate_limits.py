@@ -1,0 +1,119 @@
+"""Per-client rate limits on what costs the service: game writes, scans and corrections.
+
+One token bucket per client address and kind of request, holding a minute's allowance and
+refilled continuously: a phone may send a burst (live mode), nobody may keep sending more than
+the allowance. Beyond it the answer is 429 with ``Retry-After`` (whole seconds until the next
+request would be taken). Reads, hints and table checks are not limited here: they are cheap,
+and they have their own workers (:class:`api.deps.Inference`).
+
+The buckets live in this process; several service processes each keep their own, so the
+allowance is per process (documented in docs/api.md).
+
+    >>> bucket = Bucket(per_minute=2, now=0.0)
+    >>> bucket.take(0.0), bucket.take(0.0), bucket.take(0.0)
+    (0.0, 0.0, 30.0)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+#: Most client addresses remembered; the least recently seen is forgotten first.
+MAX_CLIENTS = 10_000
+_TURNS_OR_END = re.compile(r"^/games/\d{1,19}/(turns|end)/?$")
+
+
+class Bucket:
+    """``per_minute`` requests a minute, a burst of as many."""
+
+    def __init__(self, per_minute: int, now: float) -> None:
+        self.rate = per_minute / 60.0
+        self.capacity = float(per_minute)
+        self.level = self.capacity
+        self.stamp = now
+
+    def take(self, now: float) -> float:
+        """Take one request: 0.0 if allowed, else the seconds until one would be."""
+        self.level = min(self.capacity, self.level + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.level >= 1.0:
+            self.level -= 1.0
+            return 0.0
+        return (1.0 - self.level) / self.rate
+
+
+def kind_of(method: str, route: str) -> str | None:
+    """Which allowance a request draws on (``route`` is the path after the API prefix)."""
+    if method != "POST":
+        return None
+    route = route.rstrip("/") or "/"
+    if route == "/scan":
+        return "scans"
+    if route == "/corrections":
+        return "corrections"
+    if route == "/games" or _TURNS_OR_END.match(route):
+        return "writes"
+    return None
+
+
+class RateLimitMiddleware:
+    """429 with Retry-After once a client has used its allowance of a kind."""
+
+    def __init__(self, app: ASGIApp, api_prefix: str, per_minute: Mapping[str, int]) -> None:
+        self.app = app
+        self.prefix = api_prefix
+        self.per_minute = dict(per_minute)
+        self._buckets: OrderedDict[tuple[str, str], Bucket] = OrderedDict()
+        self._lock = threading.Lock()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and path.startswith(self.prefix + "/"):
+            kind = kind_of(scope["method"], path[len(self.prefix):])
+            if kind is not None:
+                client = (scope.get("client") or ("?", 0))[0]
+                wait = self._take(client, kind)
+                if wait > 0:
+                    await _too_many(send, kind, wait)
+                    return
+        await self.app(scope, receive, send)
+
+    def _take(self, client: str, kind: str) -> float:
+        now = time.monotonic()
+        key = (client, kind)
+        with self._lock:
+            bucket = self._buckets.get(key)
+            if bucket is None:
+                bucket = self._buckets[key] = Bucket(self.per_minute[kind], now)
+                if len(self._buckets) > MAX_CLIENTS:
+                    self._buckets.popitem(last=False)
+            else:
+                self._buckets.move_to_end(key)
+            return bucket.take(now)
+
+
+async def _too_many(send: Send, kind: str, wait: float) -> None:
+    seconds = max(1, math.ceil(wait))
+    body = json.dumps(
+        {"detail": f"too many {kind} from this address; try again in {seconds} s", "error": "RateLimited"}
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 429,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"retry-after", str(seconds).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
