@@ -2,8 +2,8 @@
 #   make demo   - creates .venv with the pinned runtime only, reads a bundled table photo,
 #                 hints a move and judges a turn
 #   make test   - adds the test tools to .venv, installs the system packages the tests need
-#                 (fonts, chromium, PostgreSQL, npm), axe-core for the page's accessibility test,
-#                 checks the code with ruff and runs every test
+#                 (fonts, chromium, PostgreSQL) and axe-core (npm) for the page's accessibility
+#                 test, checks the code with ruff and runs every test
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -36,6 +36,13 @@ $(DEV_STAMP): $(RUNTIME_STAMP) requirements/dev.txt
 system:
 	bash scripts/setup-system.sh
 
+page-tools: $(AXE_STAMP)
+
+$(AXE_STAMP):
+	npm install --prefix $(VENV)/page-tools --no-save --no-audit --no-fund --loglevel=error axe-core@$(AXE_VERSION)
+	test -f $(AXE)
+	touch $@
+
 # The main job on a bundled photo: find and read every tile, lay out the sets, check them,
 # and write the photo with each tile outlined (demo.png); then a hint and a referee verdict.
 demo: venv
@@ -46,13 +53,6 @@ demo: venv
 
 lint: dev-venv
 	$(BIN)/ruff check .
-
-page-tools: $(AXE_STAMP)
-
-$(AXE_STAMP): | system
-	npm install --prefix $(VENV)/page-tools --no-save --no-audit --no-fund --loglevel=error axe-core@$(AXE_VERSION)
-	test -f $(AXE)
-	touch $@
 
 test: dev-venv system page-tools lint
 	bash scripts/run-tests.sh

@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 from rummi.engine.notation import parse_tiles
+from rummi.engine.referee.never_opened import could_have_opened
 from rummi.engine.scoring import score_game
 
 from tests.page_browser import (
@@ -39,10 +40,6 @@ RECORD_VIBRATION = (
 )
 LIMIT_S = 8
 PLAYERS = ["Ann", "Bob", "Cy"]
-def sets_text(sets: list[list[str]]) -> str:
-    return " | ".join(" ".join(s) for s in sets)
-
-
 TABLE_WOOD = "k6 k7 k8 k9 | b8 r8 o8 | o2 o3 J | r1 o1 b1"
 
 
@@ -146,10 +143,10 @@ def test_a_whole_match_refereed_and_scored(browser, api_server, tmp_path: Path) 
         record = httpx.get(f"{api_server.url}/api/v1/games/{game_id}", timeout=30).json()
         statuses = [(t["player"], t["verdict"]["status"]) for t in record["turns"]]
         assert statuses == [("Ann", "legal"), ("Bob", "illegal"), ("Cy", "illegal")]
-        assert sets_text(record["turns"][0]["after"]) == TABLE_WOOD
+        assert record["turns"][0]["after"] == TABLE_WOOD
         assert record["turns"][1]["seconds"] > LIMIT_S and record["turns"][1]["drew"] == 1
         assert all(t["seconds"] is not None for t in record["turns"])
-        assert sets_text(record["table"]) == TABLE_WOOD  # Cy's turn was undone
+        assert " | ".join(" ".join(s) for s in record["table"]) == TABLE_WOOD  # Cy's turn was undone
 
         # ---- the end of the game: Ann went out; Bob's and Cy's racks scanned --------------------
         page.locator("#modes [data-mode='score']").click()
@@ -159,7 +156,9 @@ def test_a_whole_match_refereed_and_scored(browser, api_server, tmp_path: Path) 
         bob = page.locator("#losers input[data-player='Bob']").input_value()
         cy = page.locator("#losers input[data-player='Cy']").input_value()
         assert bob == "b5 b9 o3 r1 r2 r4"
-        assert sorted(cy.split()) == sorted(["b2", "b5", "b6", "o2", "o2", "o9", "o13", "r2", "r4", "r13", "k3", "k8", "k13"])
+        assert sorted(cy.split()) == sorted(
+            ["b2", "b5", "b6", "o2", "o2", "o9", "o13", "r2", "r4", "r13", "k3", "k8", "k13"]
+        )
         page.locator("#score-round").click()
         page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 1", timeout=30_000)
         game1 = expected("Ann", {"Bob": bob, "Cy": cy})
@@ -249,3 +248,30 @@ def test_a_refereed_turn_on_a_small_phone_and_on_its_side(
             "window.__rummi.modes.match.current().game.turn.before.text.startsWith('k5 k7')"
         )
         assert "Corrected: Bob's turn starts from k5 k7 k8 k9" in page.locator("#status-text").inner_text()
+
+
+def test_a_refereed_game_knows_who_never_opened(browser, api_server) -> None:
+    """Under PL-WIKI a loser who never opened pays 100 or 200: the referee's record says who
+    opened, and the service decides from the rack whether the others could have."""
+    with phone_page(browser, api_server) as page:
+        camera_on(page)
+        page.locator("#settings summary").click()
+        page.locator("#preset").select_option("pl_wikipedia_tournament")
+        referee_tab(page)
+        page.locator("#players").fill("Ann, Bob")
+        page.locator("#new-match button[type='submit']").click()
+        page.locator("#ref-start").click()
+        capture(page)  # Ann opens with the table the camera films
+        wait_turns(page, 1)
+        page.locator("#modes [data-mode='score']").click()
+        page.locator("#winner").select_option("Ann")
+        upload(page, PHOTOS / "rack.jpg")  # Bob's rack
+        bob = page.locator("#losers select[data-player='Bob']")
+        assert bob.input_value() == "auto"
+        assert bob.locator("option:checked").inner_text() == "As refereed (never opened)"
+        rack = page.locator("#losers input[data-player='Bob']").input_value()
+        assert rack == "b5 b9 o3 r1 r2 r4"
+        page.locator("#score-round").click()
+        page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 1", timeout=30_000)
+        check = could_have_opened(parse_tiles(rack), rules="pl_wikipedia_tournament")
+        assert sheet_rows(page)[0] == [[signed(check.penalty), signed(-check.penalty)]]

@@ -58,9 +58,8 @@ def test_a_table_photo_and_a_rack_photo_give_the_engines_hint(page, tmp_path: Pa
     page.locator("#opened").check()
     page.wait_for_selector("#hint-result .verdict.ok", timeout=30_000)
 
-    sets = page.evaluate("window.__rummi.state.pictures.table.scan.table")
-    table = " | ".join(" ".join(s) for s in sets)
-    rack = " ".join(page.evaluate("window.__rummi.state.pictures.rack.scan.rack_tiles"))
+    table = page.evaluate("window.__rummi.state.pictures.table.scan.table.map(s => s.join(' ')).join(' | ')")
+    rack = page.evaluate("window.__rummi.state.pictures.rack.scan.rack_tiles.join(' ')")
     assert (table, rack) == ("r5 r6 r7 | b3 b4 b5 b6 b7", "b5 b9 o3 r1 r2 r4")
     assert page_play(page) == expected_play(page, table, rack, opened=True) == ["b5", "r4"]
     assert page.locator("#hint-result .verdict").inner_text() == "Play 2 tiles"
@@ -84,7 +83,7 @@ def test_a_rack_alone_is_an_opening(page) -> None:
     page.locator(".step[data-target='rack']").click()
     upload(page, SAMPLES / "rack-rummy4-87.jpg")
     page.wait_for_selector("#hint-result .verdict.ok", timeout=30_000)
-    rack = " ".join(page.evaluate("window.__rummi.state.pictures.rack.scan.rack_tiles"))
+    rack = page.evaluate("window.__rummi.state.pictures.rack.scan.rack_tiles.join(' ')")
     assert len(rack.split()) == 13
     assert page_play(page) == expected_play(page, "", rack, opened=False)
     # The headline is the opening's worth, the same number as the explanation's.

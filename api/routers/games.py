@@ -152,8 +152,9 @@ async def end_game(game_id: GameId, request: GameEndIn, games: GamesDep, access:
             racks,
             winner=request.winner,
             bank_empty=request.bank_empty,
-            # Not given: the engine decides who could have opened (the never-opened penalty).
-            not_opened=request.not_opened or None,
+            # Not given: the engine decides who could have opened (the never-opened penalty);
+            # given, even empty ("everyone opened"), it is what the players say.
+            not_opened=request.not_opened,
         )
 
     return game_out(await anyio.to_thread.run_sync(finish), access)

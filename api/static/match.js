@@ -201,8 +201,13 @@ function showRound() {
         new Option(`${NOT_OPENED_LABEL.could_not} (−${penalty[0]})`, "could_not"),
         new Option(`${NOT_OPENED_LABEL.could_have} (−${penalty[1]})`, "could_have"));
       if (rules.never_opened_waiver) select.append(new Option(NOT_OPENED_LABEL.announced, "announced"));
-      const refereed = match.game && match.game.turns.length && !match.game.opened[name];
-      select.value = round ? round.notOpened[name] || "" : keptOpened[name] ?? (refereed ? "could_not" : "");
+      // A refereed game knows who opened: the service decides the rest from the racks (could
+      // the player have opened?) unless someone says otherwise here.
+      const refereed = !round && match.game && match.game.turns.length;
+      if (refereed) select.prepend(new Option(match.game.opened[name] ? "As refereed (opened)" : "As refereed (never opened)", "auto"));
+      // A choice someone made survives a re-render; the default follows the game's record.
+      select.value = round ? (round.notOpened || {})[name] || "" : keptOpened[name] || (refereed ? "auto" : "");
+      if (select.selectedIndex < 0) select.value = "";
       box.append(el("label", {}, "Opening ", select));
     }
     losers.append(box);
@@ -274,7 +279,15 @@ async function scoreRound() {
   const racks = {}, notOpened = {};
   for (const name of match.players) racks[name] = "";
   for (const input of $("#losers").querySelectorAll("input")) racks[input.dataset.player] = input.value.trim();
-  for (const select of $("#losers").querySelectorAll("select")) if (select.value) notOpened[select.dataset.player] = select.value;
+  const selects = [...$("#losers").querySelectorAll("select")];
+  for (const select of selects) {
+    const name = select.dataset.player;
+    // "As refereed" beside an explicit answer: the record's word for that player.
+    const value = select.value === "auto" ? (match.game && match.game.opened[name] ? "" : "could_not") : select.value;
+    if (value) notOpened[name] = value;
+  }
+  // Every loser left "as refereed": the service decides from the game's record.
+  const decided = selects.length && selects.every(select => select.value === "auto") ? null : notOpened;
   const doubtful = Object.keys(unsure).filter(name => name !== winner && unsure[name].length);
   if (doubtful.length) {
     return say(`Check the unsure tiles of ${doubtful.join(", ")} first (correct them on the picture, or press "They are right").`, { error: true });
@@ -293,7 +306,7 @@ async function scoreRound() {
       editing = -1;
     } else {
       const game = match.game && !match.game.finished ? match.game : null;
-      const round = await scoreGame(game ? game.id : null, racks, winner, notOpened);
+      const round = await scoreGame(game ? game.id : null, racks, winner, game ? decided : notOpened);
       remember(`scoring game ${match.rounds.length + 1}`);
       match.rounds.push(round);
       match.game = null;
@@ -313,7 +326,11 @@ async function scoreRound() {
 // One game scored at the service: the referee's game when there is one, else a new record.
 async function scoreGame(gameId, racks, winner, notOpened, rules = match.rules) {
   const id = gameId || (await api("/games", { players: match.players, rules })).id;
-  const ended = await api(`/games/${id}/end`, { racks, winner, not_opened: notOpened });
+  // not_opened left out (null) lets the service decide from the refereed turns; a game scored
+  // without a referee always says it, even empty ("everyone opened").
+  const body = { racks, winner };
+  if (notOpened) body.not_opened = notOpened;
+  const ended = await api(`/games/${id}/end`, body);
   return { game: id, winner, racks, notOpened, scores: ended.ending.scores, explanations: ended.ending.explanations };
 }
 
@@ -418,7 +435,7 @@ async function changePreset() {
   const rules = { preset: preset.name, overrides: { ...match.rules.overrides } };
   try {
     const rounds = [];
-    for (const round of match.rounds) rounds.push(await scoreGame(null, round.racks, round.winner, round.notOpened, rules));
+    for (const round of match.rounds) rounds.push(await scoreGame(null, round.racks, round.winner, round.notOpened || {}, rules));
     remember(`changing the preset to ${preset.title}`);
     match.rules = rules;
     match.presetTitle = preset.title;

@@ -88,15 +88,14 @@ async function rackMode(next) {
     ? `Open with ${hint.tiles_played} tile${hint.tiles_played === 1 ? "" : "s"}: worth ${hint.opening_value} points`
     : `Play ${hint.tiles_played} tile${hint.tiles_played === 1 ? "" : "s"}`;
   box.append(el("p", { class: "verdict ok" }, headline));
-  box.append(el("p", {}, "Play: ", tilesText(hint.play.join(" ")), hint.opening_value ? null : ` (${hint.value_played} points off your rack)`));
+  box.append(el("p", {}, "Play: ", tilesText(played.join(" ")), hint.opening_value ? null : ` (${hint.value_played} points off your rack)`));
   const steps = el("ol");
   for (const line of hint.explanation) steps.append(el("li", {}, line));
   if (hint.explanation.length) box.append(steps);
-  const after = setsText(hint.table);
-  box.append(el("p", {}, "Table after: ", tilesText(after)));
-  state.arrows = destinations(rack, played, after);
+  box.append(el("p", {}, "Table after: ", tilesText(setsText(hint.table))));
+  state.arrows = destinations(rack, played, hint.table);
   const where = rack.source === state.pictures.table ? "the arrows show where each tile goes" : "on the table's picture (step 1) a +tile marks where each goes";
-  say(`Best move: ${hint.play.join(" ")} (double purple outline; ${where}).`);
+  say(`Best move: ${played.join(" ")} (double purple outline; ${where}).`);
 }
 
 // Outline on the rack picture the tiles the move plays (each copy once).
@@ -120,7 +119,7 @@ function destinations(rack, played, after) {
   const table = state.pictures.table;
   if (!table || state.picture !== table && state.picture !== rack.source) return [];
   const sets = readableSets(table);
-  const afterSets = after.split("|").map(s => s.trim().split(/\s+/).filter(Boolean));
+  const afterSets = after; // [[tile, ...], ...]
   const arrows = [];
   const used = new Map();
   for (const tile of played) {

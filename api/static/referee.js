@@ -132,7 +132,7 @@ async function startGame() {
   try {
     const g = await match.ensureGame();
     beforePicture = null;
-    startTurn({ text: g.table, spots: [] });
+    startTurn({ text: g.table, spots: [] }); // match.js keeps it as notation
     say(`${g.next} plays. Press Capture when the turn is done, or Drew a tile.`);
   } catch (error) {
     sayError(error, startGame);
