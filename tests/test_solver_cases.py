@@ -256,3 +256,9 @@ def test_a_locked_set_takes_a_rack_joker_under_pagat_sabra():
 def test_a_twist_draw_counts_sets_with_special_jokers_in_its_reason():
     h = hint("", "k1 Jd k4 o2", opened=False, edition="twist")
     assert h.is_draw and "worth 10" in h.reason  # k1 Jd k4 = 1 + 2 + 3 + 4
+
+
+def test_a_special_joker_play_that_frees_a_table_joker_is_not_shown():
+    # growing k12 o12 Js into a mirror set would free Js with no rack tile (Pressman): no play
+    h = hint("k12 o12 Js | k4 o4 r4", "o13 k4 o12 o4 r13 Jm", edition="twist")
+    assert h.is_draw and h.reason == "no rack tile fits on the table, even after rearranging it"

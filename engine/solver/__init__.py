@@ -124,7 +124,8 @@ def solve(
         return _draw("the rack is empty", goal, pos)
     answer, judged = _best(pos, opened, goal, rules, compiled)
     if specials.applies(pos):
-        answer = specials.solve(pos, opened, goal, answer, lambda sub, o: _best(sub, o, goal, rules, compiled)[0])
+        judge = (lambda a: _legal(pos, a, opened, rules)) if _judgeable(rules) else (lambda a: True)
+        answer = specials.solve(pos, opened, goal, answer, lambda sub, o: _best(sub, o, goal, rules, compiled)[0], judge)
         judged = False
     if not judged:
         answer = _judged(pos, answer, opened, goal, rules)
@@ -193,8 +194,8 @@ def _judged(
     if _legal(pos, answer, opened, rules):
         return answer
     exact = solve_turn(pos, opened, goal)
-    if exact is not None and exact.tiles > 0 and _legal(pos, exact, opened, rules):
-        return exact
+    if exact is None or exact.tiles == 0 or _legal(pos, exact, opened, rules):
+        return exact  # the integer program's answer, or its proof that nothing can be played
     raise RummiError(
         "internal error: the solver's best play is judged illegal by the referee; please report "
         f"this position (table {format_sets(pos.table_sets_in)}, rack {format_tiles(pos.rack_in)})"

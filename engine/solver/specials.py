@@ -125,18 +125,28 @@ def _multisets(tiles: list[Tile], size: int) -> list[tuple[Tile, ...]]:
 
 
 def solve(
-    pos: Position, opened: bool, objective: Objective, plain: TurnAnswer | None, rest: RestSolver
+    pos: Position,
+    opened: bool,
+    objective: Objective,
+    plain: TurnAnswer | None,
+    rest: RestSolver,
+    legal: Callable[[TurnAnswer], bool] = lambda answer: True,
 ) -> TurnAnswer | None:
-    """The best play with special jokers, or ``plain`` (the best without) when none beats it."""
+    """The best legal play with special jokers, or ``plain`` (the best without) when none beats
+    it. ``legal`` judges a play before it becomes the best (growing a table set around its
+    joker can free that joker, which the preset's rules then judge)."""
     found = candidates(pos, opened)
     best = plain if plain is not None and plain.tiles > 0 else None
-    singles: list[tuple[tuple[int, ...], TurnAnswer]] = []
+
+    def better(answer: TurnAnswer | None) -> bool:
+        if answer is None or (best is not None and _score(answer, objective) <= _score(best, objective)):
+            return False
+        return legal(answer)
+
     for c in found:
         answer = _with(pos, opened, objective, [c], rest)
-        if answer is not None:
-            singles.append((_score(answer, objective), answer))
-            if best is None or _score(answer, objective) > _score(best, objective):
-                best = answer
+        if better(answer):
+            best = answer
     specials = len(pos.unplayable_rack) + sum(1 for c in found if c.table_set is not None and not any(
         t.is_joker and t.joker.is_special for t in c.rack))  # type: ignore[union-attr]
     pool = sorted(found, key=lambda c: (len(c.rack), sum(t.face_value for t in c.rack)), reverse=True)
@@ -147,9 +157,11 @@ def solve(
         if Counter(a.rack) + Counter(b.rack) - Counter(pos.rack_in):
             continue
         answer = _with(pos, opened, objective, [a, b], rest)
-        if answer is not None and (best is None or _score(answer, objective) > _score(best, objective)):
+        if better(answer):
             best = answer
-    if best is not None and best is not plain:
+    if best is None:
+        return plain  # nothing with a special joker is legal: the play (or draw) without
+    if best is not plain:
         best = replace(best, proven=False)
     return best
 
