@@ -82,10 +82,11 @@ def test_a_hand_or_a_flicker_is_no_turn_and_a_new_set_is_one(scanner, view):
     assert film.events[0].data["table"] == [["k3", "k4", "k5"], ["b8", "k8", "o8", "r8"]]
     film.still(START, 0.4, gain=1.15)  # the light flickers
     film.still(START, 1.0)
+    scans = film.tracker.counters.scans
     film.hand(START, START)  # a hand passes over and changes nothing
     film.still(START, 2.0)
     assert "disturbed" in film.kinds() and "turn" not in film.kinds()
-    assert film.tracker.counters.scans == 2  # the pass cost no scan: the pixels did not change
+    assert film.tracker.counters.scans == scans  # the pass cost no scan: the pixels did not change
     film.hand(START, PLAYED)
     film.still(PLAYED, 2.5)
     turns = [e for e in film.events if e.is_turn]

@@ -8,8 +8,8 @@ pixel alike, and that cancels out), and compared twice:
 * with the previous frame: **motion**, the share of thumbnail pixels that moved. A hand or an
   arm over the table moves thousands of them; a still table none.
 * with the thumbnail kept when the table last settled (the **reference**): **change**, the
-  number of pixels that differ from it. A tile put down changes about one tile's area; a hand
-  that passed and left changes nothing.
+  number of pixels whose neighbourhood differs from it. A tile put down changes about one
+  tile's area; a hand that passed and left changes nothing.
 
 Which of the nine regions of the frame moved tells a bumped camera (all of them at once) from a
 hand (the side it comes from).
@@ -37,6 +37,12 @@ PIXEL_STEP = 0.15
 MIN_ALIGNMENT = 0.2
 #: ...and it is at most this many thumbnail pixels (a knock, not a new view).
 MAX_SHIFT = 3.0
+#: The table is compared with its settled picture over squares of this many thumbnail pixels
+#: (a tile is about 8 across)...
+AREA_SIDE = 5
+#: ...that differ on average by more than this (sensor noise stays near 0.01; a light tile on
+#: a light table, about 0.1).
+AREA_STEP = 0.04
 #: Share of the frame's nine regions that must move at once to call it the camera, not a hand.
 CAMERA_REGIONS = 7
 
@@ -142,9 +148,13 @@ class MotionGauge:
         return moved, np.array([dx, dy])
 
     def _differing(self, other: np.ndarray | None) -> int:
+        """Pixels whose neighbourhood (about half a tile) differs from ``other`` on average by
+        more than :data:`AREA_STEP`: a light tile put down on a light table differs little
+        pixel by pixel, but over its whole face (and its ink) clearly; noise averages out."""
         if other is None or self._current is None or other.shape != self._current.shape:
             return 0
-        return int((np.abs(self._current - other) > self.pixel_step).sum())
+        local = cv2.blur(np.abs(self._current - other), (AREA_SIDE, AREA_SIDE))
+        return int((local > AREA_STEP).sum())
 
     def _thumbnails(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The sharp thumbnail (to measure a shift) and the softened one (to compare pixels)."""

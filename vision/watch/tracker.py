@@ -46,7 +46,6 @@ from rummi.engine.referee import Side, Spot, judge_turn
 from rummi.engine.referee.verdicts import Status, TurnVerdict
 from rummi.engine.rules import Rules, get_rules
 from rummi.engine.tiles import Tile
-from rummi.vision.detections import TileDetections
 from rummi.vision.layout import lay_out
 from rummi.vision.scanner import ScanResult
 from rummi.vision.watch.consensus import Reading, ReadingWindow
@@ -88,7 +87,7 @@ class WatchSettings:
     #: Seconds of stillness before the first scan (the blur of a leaving hand is gone by then).
     first_scan_after: float = 0.2
     #: A reading counts when its agreeing scans span at least this many seconds. Two scans half
-    #: a second apart: with unchanged pixels trusted over new readings (see _keep_unmoved_tiles)
+    #: a second apart: with unchanged pixels trusted over new readings (see _scan_changed)
     #: that is enough, and on a busy 2-core machine (a scan taking most of a second) it still
     #: fits in the few seconds a table stays still between turns.
     settle_seconds: float = 0.5
@@ -197,7 +196,7 @@ class TurnTracker:
         """Handle one frame taken ``time`` seconds into the source; the events it caused."""
         if self._time is not None and time < self._time:
             raise RummiError(f"frame times must not go back ({time:.3f} s after {self._time:.3f} s)")
-        self._time = time
+        previous, self._time = self._time, time
         self.counters.frames += 1
         motion = self.gauge.measure(frame_bgr)
         if motion.motion > self.settings.still_motion:
@@ -212,7 +211,8 @@ class TurnTracker:
                 self._first_scan_at = self._last_scan_at = None
                 self._note_hand(time)
         if self._still_since is None:
-            self._still_since = time
+            # This frame matches the one before: the table was still from that one on.
+            self._still_since = previous if previous is not None else time
         still_for = time - self._still_since
         events: list[WatchEvent] = []
         if self.state == STEADY:
@@ -300,9 +300,12 @@ class TurnTracker:
     def _scan_changed(self, frame_bgr: np.ndarray) -> ScanResult:
         """Find every tile; read only those not lying, unchanged, where a settled tile lies.
 
-        The finder costs the same whatever the table; the reader costs per tile, and between
-        two turns most tiles did not move: they keep their reading (as :meth:`_keep_unmoved_tiles`
-        would keep it anyway), so a turn costs a fraction of a full scan.
+        Where a found tile's pixels did not change since the table settled, it is the tile read
+        then, where it was: a new reading of it that differs (glare, a knocked camera, an
+        outline that slipped and would split its set) is a misread, not a move, and never makes
+        a turn. A tile really taken, moved or swapped changes its pixels. And the reader costs
+        per tile: between two turns most tiles did not move, so a turn costs a fraction of a
+        full scan. (A tile the finder misses in one scan is no tile in it: the scans must agree.)
         """
         scanner = self._scanner
         found = scanner.finder.find(frame_bgr)
@@ -341,7 +344,6 @@ class TurnTracker:
         if self.reading is None:
             self._turn_started = settled_at
             return self._settle_unchanged(time, reading, first=True)
-        reading = self._keep_unmoved_tiles(reading)
         before, after = self.table, _table_of(reading)
         if _same_table(before, after):
             return self._settle_unchanged(time, reading)
@@ -366,36 +368,6 @@ class TurnTracker:
                            after_reading=reading, settled_at=settled_at, started=started, drew=False)
         self.reading = reading
         return settled + [turn]
-
-    def _keep_unmoved_tiles(self, reading: Reading) -> Reading:
-        """Where the pixels did not change since the table last settled, the tiles are the ones
-        read then, where they were; the new reading counts only where the picture changed.
-
-        So a tile misread under glare, an outline that slipped and split its set, or a tile the
-        finder missed this time never makes a turn; a knocked camera is followed by the shift
-        the thumbnails measure. A tile really taken, moved or swapped changes its pixels.
-        """
-        old = self.reading
-        if old is None or not len(old.found):
-            return reading
-        shift = self.gauge.shift.astype(np.float32)
-        kept = [j for j in range(len(old.found))
-                if self.gauge.difference_at(old.found.corners[j] + shift) <= UNCHANGED_DIFFERENCE]
-        if not kept:
-            return reading
-        width = old.tile_width or 1.0
-        kept_centres = old.found.centers[kept] + shift
-        fresh = [i for i, centre in enumerate(reading.found.centers)
-                 if np.linalg.norm(kept_centres - centre, axis=1).min() > SAME_SPOT * width]
-        found = TileDetections(
-            corners=np.concatenate([old.found.corners[kept] + shift, reading.found.corners[fresh]]),
-            find_confidence=np.concatenate([old.found.find_confidence[kept], reading.found.find_confidence[fresh]]),
-            labels=tuple(old.found.labels[j] for j in kept) + tuple(reading.found.labels[i] for i in fresh),
-            read_confidence=np.concatenate([old.found.read_confidence[kept], reading.found.read_confidence[fresh]]),
-        )
-        unsure = [n for n, j in enumerate(kept) if j in old.uncertain]
-        unsure += [len(kept) + n for n, i in enumerate(fresh) if i in reading.uncertain]
-        return Reading(found=found, layout=lay_out(found, "table"), uncertain=tuple(unsure))
 
     def _settle_unchanged(self, time: float, reading: Reading, *, first: bool = False, restored: bool = False,
                           changed: bool = False, keep_reading: bool = True) -> list[WatchEvent]:
