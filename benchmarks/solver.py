@@ -30,9 +30,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.positions import CLASSES, PRESET_CLASSES, Deal, deal  # noqa: E402
 from rummi.engine.rules import get_rules  # noqa: E402
 from rummi.engine.solver import solve  # noqa: E402
+
+from benchmarks.positions import CLASSES, PRESET_CLASSES, Deal, deal  # noqa: E402
 
 try:
     import rummikub_solver as rks

@@ -32,12 +32,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.positions import CLASSES, PRESET_CLASSES, deal, joker_deal, small_deal  # noqa: E402
-from benchmarks.solver_reference import audit, ilp_reference, reference_best  # noqa: E402
 from rummi.engine.notation import format_sets, format_tiles  # noqa: E402
 from rummi.engine.referee import judge_turn  # noqa: E402
 from rummi.engine.rules import PRESETS, get_rules  # noqa: E402
 from rummi.engine.solver import solve  # noqa: E402
+
+from benchmarks.positions import CLASSES, PRESET_CLASSES, deal, joker_deal, small_deal  # noqa: E402
+from benchmarks.solver_reference import audit, ilp_reference, reference_best  # noqa: E402
 
 SMALL_PRESETS = [
     "pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "strict_group_1980", "russian_wiki",

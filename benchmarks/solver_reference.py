@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Sequence
 
 from rummi.engine.editions import Edition, get_edition
 from rummi.engine.melds import classify
@@ -106,8 +106,11 @@ def audit(
 ) -> list[str]:
     """Everything wrong with a proposed play (empty when it is legal as far as tiles go).
 
-    Checks: every set valid; table after = table before + played tiles; played tiles come from
-    the rack (so no table tile goes to a rack and no tile is used twice); with ``table_fixed``
+    Checks: every set valid
+    table after = table before + played tiles
+    played tiles come from
+    the rack (so no table tile goes to a rack and no tile is used twice)
+    with ``table_fixed``
     (an opening turn without table play) the old sets are all still there.
     """
     problems = []
@@ -193,7 +196,7 @@ def ilp_reference(table, rack, opened: bool, edition, rules, value_first: bool =
     penalty = rules.joker_penalty
     worth = [penalty if t.is_joker else t.number for t in kinds]
     n_sets, n_kinds = len(usable), len(kinds)
-    rows, lo, hi = [], [], []
+    lo, hi = [], []
     opening = not opened
     # variables: sets (table layer) | played per kind | opening sets | keep per old set
     n_open = n_sets if opening else 0
@@ -206,34 +209,40 @@ def ilp_reference(table, rack, opened: bool, edition, rules, value_first: bool =
             A[r, j] = s.count(t)
         if opening:
             # old table untouched: table layer holds exactly the table; opening sets = played
-            lo.append(have_table[t]); hi.append(have_table[t])
+            lo.append(have_table[t])
+            hi.append(have_table[t])
         else:
             A[r, n_sets + i] = -1
-            lo.append(have_table[t]); hi.append(have_table[t])
+            lo.append(have_table[t])
+            hi.append(have_table[t])
         r += 1
     if opening:
         for t, i in index.items():
             for j, s in enumerate(usable):
                 A[r, n_sets + n_kinds + j] = s.count(t)
             A[r, n_sets + i] = -1
-            lo.append(0); hi.append(0)
+            lo.append(0)
+            hi.append(0)
             r += 1
         for j, s in enumerate(usable):
             A[r, n_sets + n_kinds + j] = classify(s, ed).value
             if not rules.joker_in_opening and any(t.is_joker for t in s):
                 A[r, n_sets + n_kinds + j] = 0
-        lo.append(rules.opening_threshold); hi.append(np.inf)
+        lo.append(rules.opening_threshold)
+        hi.append(np.inf)
         r += 1
     else:
         r += 1  # unused row kept for a simple layout
-        lo.append(-np.inf); hi.append(np.inf)
+        lo.append(-np.inf)
+        hi.append(np.inf)
     for k, s in enumerate(table if opened else []):
         A[r, n_sets + n_kinds + n_open + k] = 1
         for k2, s2 in enumerate(table):
             if s2 == s and k2 != k:
                 A[r, n_sets + n_kinds + n_open + k2] = 1
         A[r, usable.index(s)] = -1
-        lo.append(-np.inf); hi.append(0)
+        lo.append(-np.inf)
+        hi.append(0)
         r += 1
     A = A[:r]
     upper = np.zeros(n)
@@ -246,8 +255,10 @@ def ilp_reference(table, rack, opened: bool, edition, rules, value_first: bool =
             if any(t.is_joker for t in s):
                 upper[n_sets + n_kinds + j] = 0
     upper[n_sets + n_kinds + n_open:] = 1
-    tiles_w = np.zeros(n); value_w = np.zeros(n); keep_w = np.zeros(n)
-    for t, i in index.items():
+    tiles_w = np.zeros(n)
+    value_w = np.zeros(n)
+    keep_w = np.zeros(n)
+    for i in index.values():
         tiles_w[n_sets + i] = 1
         value_w[n_sets + i] = worth[i]
     keep_w[n_sets + n_kinds + n_open:] = 1
@@ -295,6 +306,7 @@ def reference_best(table, rack, opened, edition, rules, value_first=False) -> Re
     scored.sort(key=lambda s: s[0], reverse=True)
     rearrange = opened or rules.table_play_in_opening_turn
     best: RefAnswer | None = None
+    best_key: tuple[int, int] = (0, 0)
     for key, sub in scored:
         if best is not None and key < best_key:
             break

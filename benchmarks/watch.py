@@ -142,7 +142,7 @@ def main() -> int:
     print(f"| frames processed per second, every frame | {fps:.1f} | >= {TARGETS['fps']:g} |")
     if busy:
         print(f"| frames/s while scanning (frames that ran a scan) | {len(busy) / sum(busy):.1f} | |")
-    for seed, live, live_score, walls in paced_runs:
+    for seed, live, _score, walls in paced_runs:
         print(f"| paced seed {seed}: frames skipped | {live['skipped']} of {live['frames'] + live['skipped']} | |")
         if walls:
             print(f"| paced seed {seed}: delay to verdict (wall clock) | median {statistics.median(walls):.2f} s, "

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
-
 from rummi.datasets.errors import DatasetError
 from rummi.datasets.synth import textures
 from rummi.datasets.synth.compose import Canvas, Placement

@@ -115,12 +115,12 @@ class JokerRules:
     def of(cls, rules: object) -> JokerRules:
         return cls(
             title=str(getattr(rules, "title", cls.title)),
-            replacement_from_table=bool(getattr(rules, "joker_replacement_from_table")),
-            free_by_rearranging=bool(getattr(rules, "joker_free_by_rearranging")),
-            min_own_tiles=int(getattr(rules, "freed_joker_min_own_tiles")),
-            in_new_set=bool(getattr(rules, "freed_joker_in_new_set")),
-            strict_group=bool(getattr(rules, "strict_joker_group")),
-            locked_sets=bool(getattr(rules, "locked_joker_sets")),
+            replacement_from_table=bool(rules.joker_replacement_from_table),
+            free_by_rearranging=bool(rules.joker_free_by_rearranging),
+            min_own_tiles=int(rules.freed_joker_min_own_tiles),
+            in_new_set=bool(rules.freed_joker_in_new_set),
+            strict_group=bool(rules.strict_joker_group),
+            locked_sets=bool(rules.locked_joker_sets),
         )
 
     @property

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from rummi.engine.referee import judge_turn
-from rummi.engine.rules import PRESETS, get_rules
+from rummi.engine.rules import get_rules
 from rummi.engine.solver import solve
 
 from benchmarks.positions import joker_deal, small_deal

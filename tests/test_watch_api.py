@@ -11,7 +11,6 @@ import threading
 import cv2
 import numpy as np
 import pytest
-
 from rummi.datasets.videos import TableView, draw_hand, sample_tile_bank
 
 SIZE = (640, 360)

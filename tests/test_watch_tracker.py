@@ -13,7 +13,6 @@ import threading
 import cv2
 import numpy as np
 import pytest
-
 from rummi.api.cli import main
 from rummi.datasets.videos import TableView, draw_hand, sample_tile_bank
 from rummi.engine.errors import RummiError

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import cv2
 import pytest
-
 from rummi.api.storage import GameStore
 from rummi.datasets.videos import render_video, sample_tile_bank, score_watch, script_game
 from rummi.engine.game import Game

@@ -16,8 +16,9 @@ optimal (:mod:`engine.solver.turn`) for the rest. What "legal" means comes from 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
 from rummi.engine.editions import Edition
 from rummi.engine.errors import RummiError

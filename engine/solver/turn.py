@@ -315,7 +315,7 @@ def _jokers(
         if needs_replacement(j):
             rvars = {t: model.var(1) for t in j.meanings}
             if j.needs_all:
-                for t, r in rvars.items():
+                for r in rvars.values():
                     model.equal(add_into({r: 1.0}, keep), 1)  # r = 1 - keep
             else:
                 model.equal(add_into({r: 1.0 for r in rvars.values()}, keep), 1)

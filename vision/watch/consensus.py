@@ -15,7 +15,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
-
 from rummi.vision.detections import TileDetections
 from rummi.vision.layout import Layout, lay_out
 from rummi.vision.scanner import UNCERTAIN_BELOW, ScanResult
@@ -132,7 +131,7 @@ class ReadingWindow:
         steady = True
         for track in self._tracks:
             seen = recent & set(track.seen)
-            if seen and (seen != recent or len({l for n, l in zip(track.seen, track.labels) if n in recent}) > 1):
+            if seen and (seen != recent or len({label for n, label in zip(track.seen, track.labels) if n in recent}) > 1):
                 steady = False
                 break
         if steady:
@@ -148,11 +147,11 @@ class ReadingWindow:
             empty = TileDetections.empty()
             return Reading(found=empty, layout=lay_out(empty, "table"), uncertain=())
         labels, read_confidence, find_confidence, unsure = [], [], [], []
-        for index, track in enumerate(tracks):
-            votes = [(l, c, f) for n, l, c, f in zip(track.seen, track.labels, track.confidence,
+        for track in tracks:
+            votes = [(tile, c, f) for n, tile, c, f in zip(track.seen, track.labels, track.confidence,
                                                      track.find_confidence) if n in scans]
-            label = Counter(l for l, _, _ in votes).most_common(1)[0][0]
-            agree = [c for l, c, _ in votes if l == label]
+            label = Counter(tile for tile, _, _ in votes).most_common(1)[0][0]
+            agree = [c for tile, c, _ in votes if tile == label]
             share = len(agree) / len(votes)
             labels.append(label)
             read_confidence.append(float(np.mean(agree)) * share)

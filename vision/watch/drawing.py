@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
-
 from rummi.engine.errors import RummiError
 from rummi.vision.draw import TileAnnotator
 

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
 from rummi.engine.errors import RummiError
 
 

@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
-
 from rummi.engine.errors import RummiError
 from rummi.engine.notation import parse_tile
 from rummi.engine.referee import Side, Spot, judge_turn
