@@ -2,7 +2,7 @@
 current one, never beside the code (an installed package may sit in a read-only site-packages).
 
 A service started from a random folder (a USB stick, the home folder, a checkout) must not
-scatter ``rummi.db`` and a ``data/corrections`` tree there. Everything goes under the per-user
+scatter a database and a ``data/corrections`` tree there. Everything goes under the per-user
 data folder that the platform expects (``~/.local/share/rummi`` on Linux, ``%LOCALAPPDATA%``
 on Windows, ``~/Library/Application Support`` on macOS; see platformdirs), and every place can
 be moved by a setting (``RUMMI_DATABASE_URL``, ``RUMMI_CORRECTIONS_DIR``, ``RUMMI_DATA_DIR``).

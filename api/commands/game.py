@@ -8,7 +8,7 @@
     rummi game export 1 --format json          # the whole record
     rummi game export 1 2 3 --format csv       # the score sheet of several games
 
-Games are kept in ``--db`` (default ``$RUMMI_DATABASE_URL``, else ``rummi.db`` in the user's data folder); a
+Games are kept in ``--db`` (default ``$RUMMI_DATABASE_URL``, else ``games.db`` in the user's data folder); a
 ``postgresql://`` URL works too. ``turn`` exits like ``rummi referee``: 0 legal, 1 illegal,
 3 undecided; every command exits 2 on bad input.
 """
@@ -82,7 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _action(actions: argparse._SubParsersAction, name: str, help_text: str) -> argparse.ArgumentParser:
     parser = actions.add_parser(name, help=help_text, description=help_text)
-    parser.add_argument("--db", help="database URL (default $RUMMI_DATABASE_URL, else rummi.db in the user's data folder)")
+    parser.add_argument("--db", help="database URL (default $RUMMI_DATABASE_URL, else games.db in the user's data folder)")
     parser.set_defaults(func=handle)
     return parser
 

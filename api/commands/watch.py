@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--first", help="who plays the first turn watched (default: the first player)")
     parser.add_argument("--game", type=int, help="record every turn into this stored game (players and "
                         "rules come from its record)")
-    parser.add_argument("--db", help="database URL for --game (default $RUMMI_DATABASE_URL or sqlite:///rummi.db)")
+    parser.add_argument("--db", help="database URL for --game (default $RUMMI_DATABASE_URL, else games.db in the user's data folder)")
     parser.add_argument("--json", action="store_true", help="one JSON object per event, one per line")
     parser.add_argument("--draw", type=Path, metavar="OUT.mp4", help="write the video with tiles outlined and verdicts shown")
     parser.add_argument("--drew-at", type=float, action="append", default=[], metavar="SECONDS",
