@@ -28,16 +28,12 @@ import cv2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rummi.datasets.real import DEFAULT_SOURCE  # noqa: E402
+from rummi.datasets.real import default_real_photos  # noqa: E402
 from rummi.vision.evaluation import evaluate, holdout_filter, labelled_photos  # noqa: E402
 from rummi.vision.image_io import load_image  # noqa: E402
 from rummi.vision.scanner import Scanner  # noqa: E402
 
 SAMPLE = ROOT / "vision" / "samples" / "images" / "scatter-rummy-42.jpg"
-# The shared photos beside the checkout (as CI lays it out), else the machine's fixed place.
-SHARED_PHOTOS = next((p for p in (ROOT.parent / "shared" / "datasets" / "rummikub-photos",
-                                  Path("/work/shared/datasets/rummikub-photos")) if p.is_dir()),
-                     Path("/work/shared/datasets/rummikub-photos"))
 MANIFEST = ROOT / "data" / "real" / "manifest.json"
 
 
@@ -61,6 +57,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--photo", type=Path, default=SAMPLE)
     parser.add_argument("--skip-accuracy", action="store_true")
+    parser.add_argument("--real", type=Path, default=default_real_photos(),
+                        help="the shared labelled photos (default: $RUMMI_REAL_PHOTOS, else "
+                             "../shared/datasets/rummikub-photos beside the checkout)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     scanner = Scanner.load()
@@ -78,8 +77,8 @@ def main() -> int:
           "{read_median_ms:.1f} ms".format(w=big.shape[1], h=big.shape[0], **figures))
     if args.skip_accuracy:
         return 0
-    if MANIFEST.is_file() and SHARED_PHOTOS.is_dir():
-        photos = labelled_photos(SHARED_PHOTOS, holdout_filter(MANIFEST))
+    if MANIFEST.is_file() and args.real.is_dir():
+        photos = labelled_photos(args.real, holdout_filter(MANIFEST))
         where = f"real photos held out by session ({MANIFEST.relative_to(ROOT)} val split)"
     else:
         photos = labelled_photos(ROOT / "vision" / "samples")

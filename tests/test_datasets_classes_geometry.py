@@ -7,17 +7,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummi.datasets.classes import (
+from rummi.datasets.geometry import flip_quad, ink_offset, min_area_quad
+from rummi.datasets.scene import LabelledTile
+from rummi.datasets.synth.fonts import tile_fonts
+from rummi.datasets.synth.tile_art import TileStyle, render_face
+from rummi.vision.classes import (
     TILE_CLASSES,
     UnknownClassError,
+    class_names_from_yaml,
     reader_class,
     source_name_to_notation,
     tile_class_index,
 )
-from rummi.datasets.geometry import flip_quad, ink_offset, min_area_quad, portrait_order, warp_crop
-from rummi.datasets.scene import LabelledTile
-from rummi.datasets.synth.fonts import tile_fonts
-from rummi.datasets.synth.tile_art import TileStyle, render_face
+from rummi.vision.geometry import portrait_order, warp_crop
 
 
 def test_source_names_map_to_engine_notation_by_name():

@@ -140,6 +140,16 @@ def test_cli_eval_prints_the_figures(capsys: pytest.CaptureFixture[str], tmp_pat
     assert cv2.imread(str(confusion)) is not None
 
 
+def test_cli_eval_writes_no_picture_unless_asked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert rummi(["eval", str(SAMPLES), "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 4 and "confusion_png" not in figures
+    assert list(tmp_path.iterdir()) == []
+
+
 def damaged_models(folder: Path, onnx: bytes, meta: str | None = None) -> Path:
     """A copy of the shipped model folders with ``model.onnx`` (and maybe ``model.json``) replaced."""
     shipped = Path(__file__).resolve().parents[1] / "models"

@@ -13,7 +13,6 @@ most one); a hit is *read right* when number and colour (or joker) agree.
 from __future__ import annotations
 
 import json
-import re
 import statistics
 import time
 from collections import Counter
@@ -24,11 +23,11 @@ from typing import Callable, Iterable
 import cv2
 import numpy as np
 
+from rummi.vision.classes import class_names_from_yaml, source_name_to_notation
 from rummi.vision.image_io import load_image
 from rummi.vision.scanner import Scanner, ScanResult
 
 NONE = "-"  # the confusion matrix's row/column for "no tile": a miss or a false find
-_COLOURS = {"black": "k", "blue": "b", "orange": "o", "yellow": "o", "red": "r"}
 
 
 @dataclass(frozen=True)
@@ -74,43 +73,12 @@ class Evaluation:
         }
 
 
-def source_name_to_notation(name: str) -> str:
-    """``black_7`` -> ``k7``, ``joker`` -> ``J`` (the shared photos' class names)."""
-    key = name.strip().lower()
-    if key.startswith("joker"):
-        return "J"
-    match = re.fullmatch(r"([a-z]+)_(\d+)", key)
-    if not match or match.group(1) not in _COLOURS:
-        raise ValueError(f"unknown class name {name!r} in data.yaml")
-    return f"{_COLOURS[match.group(1)]}{int(match.group(2))}"
-
-
 def read_class_names(folder: Path) -> list[str]:
-    """Class names from the nearest ``data.yaml`` (a plain reader: only the ``names`` list)."""
+    """Class names from the nearest ``data.yaml`` (in ``folder`` or the one above)."""
     for candidate in (folder / "data.yaml", folder.parent / "data.yaml"):
         if candidate.is_file():
-            return _names_from_yaml(candidate.read_text(encoding="utf-8"))
+            return class_names_from_yaml(candidate)
     raise FileNotFoundError(f"no data.yaml in {folder} or {folder.parent}")
-
-
-def _names_from_yaml(text: str) -> list[str]:
-    inline = re.search(r"^names:\s*\[(.*?)\]", text, re.M | re.S)
-    if inline:
-        return [n.strip().strip("'\"") for n in inline.group(1).split(",") if n.strip()]
-    names: list[str] = []
-    in_names = False
-    for line in text.splitlines():
-        if line.startswith("names:"):
-            in_names = True
-            continue
-        if in_names:
-            item = re.match(r"^\s*(?:-\s+|\d+:\s*)(.+)$", line)
-            if not item:
-                break
-            names.append(item.group(1).strip().strip("'\""))
-    if not names:
-        raise ValueError("data.yaml has no names list")
-    return names
 
 
 def labelled_photos(folder: Path, only: Callable[[Path], bool] | None = None) -> list[LabelledPhoto]:
