@@ -124,23 +124,33 @@ def holdout_filter(manifest_path: Path, split: str = "val") -> Callable[[Path], 
     return lambda path: path.name in keep
 
 
-def match(result: ScanResult, photo: LabelledPhoto) -> list[tuple[str, str]]:
-    """Pairs (truth, read) for every labelled and every reported tile; NONE marks no partner."""
-    centres = result.found.centers
+def match_indices(centres: np.ndarray, outlines: list[np.ndarray]) -> dict[int, int]:
+    """Which found tile (by its centre) is each labelled tile: ``{labelled index: found index}``.
+
+    A found tile is a hit on a labelled tile when its centre lies inside that tile's outline;
+    each labelled tile takes at most one (the nearest to its centre), each found tile one tile.
+    """
     taken: set[int] = set()
-    pairs: list[tuple[str, str]] = []
-    for truth, outline in zip(photo.tiles, photo.outlines):
-        contour = outline.reshape(-1, 1, 2)
+    partner: dict[int, int] = {}
+    for number, outline in enumerate(outlines):
+        contour = np.asarray(outline, np.float32).reshape(-1, 1, 2)
         inside = [i for i in range(len(centres)) if i not in taken
                   and cv2.pointPolygonTest(contour, (float(centres[i][0]), float(centres[i][1])), False) >= 0]
         if inside:
-            centre = outline.mean(axis=0)
+            centre = np.asarray(outline, np.float32).mean(axis=0)
             best = min(inside, key=lambda i: float(np.linalg.norm(centres[i] - centre)))
             taken.add(best)
-            pairs.append((truth, result.found.labels[best] or NONE))
-        else:
-            pairs.append((truth, NONE))
-    pairs += [(NONE, result.found.labels[i] or NONE) for i in range(len(centres)) if i not in taken]
+            partner[number] = best
+    return partner
+
+
+def match(result: ScanResult, photo: LabelledPhoto) -> list[tuple[str, str]]:
+    """Pairs (truth, read) for every labelled and every reported tile; NONE marks no partner."""
+    labels = result.found.labels
+    partner = match_indices(result.found.centers, photo.outlines)
+    pairs = [(truth, (labels[partner[n]] or NONE) if n in partner else NONE) for n, truth in enumerate(photo.tiles)]
+    taken = set(partner.values())
+    pairs += [(NONE, labels[i] or NONE) for i in range(len(result.found)) if i not in taken]
     return pairs
 
 
