@@ -368,7 +368,7 @@ def main() -> int:
                         help="the shared labelled photos (default: $RUMMI_REAL_PHOTOS, else "
                              "../shared/datasets/rummikub-photos beside the checkout)")
     parser.add_argument("--manifest", type=Path, default=MANIFEST, help="held-out split (rummi dataset real)")
-    parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads per session")
+    parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads per model (0: its default)")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
     args = parser.parse_args()
     chosen = [v.strip() for v in args.variants.split(",") if v.strip()]
@@ -380,7 +380,7 @@ def main() -> int:
     load = os.getloadavg()[0]
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, load average {load:.1f}, "
           f"Python {platform.python_version()}", file=sys.stderr)
-    scanner = Scanner.load(threads=args.threads)
+    scanner = Scanner.load(threads=args.threads or None)
     cases = real_cases(args.real, args.manifest, args.limit)
     print(f"{len(cases)} held-out real photos, {sum(int(c.counted.sum()) for c in cases)} tiles; "
           f"{args.scenes} generated scenes per print", file=sys.stderr)

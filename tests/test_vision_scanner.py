@@ -203,3 +203,30 @@ def test_cli_eval_refuses_a_confusion_name_it_could_not_write_before_scoring(
     assert rummi(["eval", str(SAMPLES), "--confusion", str(tmp_path / "confusion.xyz")]) == 2
     err = capsys.readouterr().err
     assert "could not write" in err and "[1/" not in err  # refused before the first photo
+
+
+def test_a_12_mp_jpeg_decoded_at_half_size_gives_corners_in_its_own_pixels(
+    scanner: Scanner, scatter_scan: ScanResult
+) -> None:
+    from rummi.vision.image_io import load_for_scan
+
+    small = load_image(SCATTER)
+    big = cv2.resize(small, (small.shape[1] * 4, small.shape[0] * 4), interpolation=cv2.INTER_CUBIC)
+    ok, data = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    photo = load_for_scan(data.tobytes())
+    assert photo.image.shape[1] == big.shape[1] // 2
+    result = scanner.scan(photo.image, photo_scale=photo.scale)
+    assert abs(len(result.found) - len(scatter_scan.found)) <= 1
+    # every tile of the 1000x750 scan lies, four times as far out, under one of the 12 MP scan's
+    centres = result.found.centers
+    for centre in scatter_scan.found.centers * 4:
+        assert np.min(np.linalg.norm(centres - centre, axis=1)) < 40
+
+
+def test_the_models_run_one_thread_each_unless_told(scanner: Scanner) -> None:
+    """One intra-op thread per session: faster than onnxruntime's default on 2 shared cores."""
+    loaded = Scanner.load()
+    for model in (loaded.finder.model, loaded.reader.model):
+        assert model.session.get_session_options().intra_op_num_threads == 1
+    wider = Scanner.load(threads=2)
+    assert wider.reader.model.session.get_session_options().intra_op_num_threads == 2

@@ -7,7 +7,8 @@
 
 The photo may be any size: the finder works on a downscaled copy, the reader on the full
 resolution. Nothing here knows about files or HTTP; callers decode with
-:func:`vision.image_io.load_image`.
+:func:`vision.image_io.load_for_scan` (a big JPEG at reduced size, with the scale back to its
+pixels) or :func:`vision.image_io.load_image` (in full).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from rummi.engine.tiles import Tile
 from rummi.vision.detections import TileDetections
 from rummi.vision.finder import TileFinder
 from rummi.vision.layout import Layout, LayoutKind, lay_out
-from rummi.vision.onnx_model import default_models_dir, load_onnx_model
+from rummi.vision.onnx_model import DEFAULT_THREADS, default_models_dir, load_onnx_model
 from rummi.vision.reader import TileReader
 
 FINDER_FOLDER = "tile-finder"
@@ -115,14 +116,18 @@ class Scanner:
         self.uncertain_below = uncertain_below
 
     @classmethod
-    def load(cls, models_dir: str | Path | None = None, threads: int | None = None) -> "Scanner":
-        """Load ``tile-finder`` and ``tile-reader`` from ``models_dir`` (the shipped ones by default)."""
+    def load(cls, models_dir: str | Path | None = None, threads: int | None = DEFAULT_THREADS) -> "Scanner":
+        """Load ``tile-finder`` and ``tile-reader`` from ``models_dir`` (the shipped ones by default);
+        ``threads`` per model (None: onnxruntime's default)."""
         folder = Path(models_dir) if models_dir is not None else default_models_dir()
         finder = TileFinder(load_onnx_model(folder / FINDER_FOLDER, threads))
         reader = TileReader(load_onnx_model(folder / READER_FOLDER, threads))
         return cls(finder, reader)
 
-    def scan(self, image_bgr: np.ndarray, kind: LayoutKind = "auto") -> ScanResult:
+    def scan(self, image_bgr: np.ndarray, kind: LayoutKind = "auto",
+             photo_scale: tuple[float, float] = (1.0, 1.0)) -> ScanResult:
+        """Read one photo. ``photo_scale``: photo pixels per pixel of ``image_bgr`` (from
+        :func:`vision.image_io.load_for_scan`), so corners come out in the photo's pixels."""
         if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
             raise ValueError("scan expects an H x W x 3 uint8 BGR image (use vision.image_io.load_image)")
         clock = time.perf_counter()
@@ -134,6 +139,8 @@ class Scanner:
         on_rack = np.zeros(len(found), bool)
         on_rack[layout.rack or []] = True
         found = found.with_rack(on_rack)
+        if tuple(photo_scale) != (1.0, 1.0):
+            found = found.scaled(photo_scale)
         done = time.perf_counter()
         uncertain = [int(i) for i in np.flatnonzero(found.confidence < self.uncertain_below)]
         timings = {

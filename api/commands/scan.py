@@ -36,24 +36,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from rummi.vision.draw import draw_scan
-    from rummi.vision.image_io import ImageError, load_image, save_image
+    from rummi.vision.image_io import ImageError, load_for_scan, load_image, save_image
     from rummi.vision.scanner import Scanner
 
     scanner = Scanner.load(args.models)
     failed = False
     for number, photo in enumerate(args.photos, start=1):
         try:
-            image = load_image(photo)
+            decoded = load_for_scan(photo)  # a big JPEG at reduced size; corners in its own pixels
         except ImageError as error:
             print(f"rummi scan: {error}", file=sys.stderr)
             failed = True
             continue
-        result = scanner.scan(image, kind=args.kind)
+        result = scanner.scan(decoded.image, kind=args.kind, photo_scale=decoded.scale)
         if args.json:
             print(json.dumps(result.to_json(str(photo))), flush=True)
         else:
             print(f"{photo}:\n{result.describe()}\n", flush=True)
         if args.draw:
             target = args.draw if number == 1 else args.draw.with_name(f"{args.draw.stem}-{number}{args.draw.suffix}")
+            image = decoded.image if decoded.scale == (1.0, 1.0) else load_image(photo)
             save_image(target, draw_scan(image, result))
     return 2 if failed else 0
