@@ -22,7 +22,9 @@ Per variant:
   rack photos are the held-out ``rummy4`` numbers 86-93 (two-tier racks, looked at one by
   one); every other real photo shows tiles on a table or a cloth and no rack;
 * false finds per 100 photos, and wrong reads the pipeline was sure of (confidence at or above
-  the scanner's unsure threshold) per 200 labelled tiles.
+  the scanner's unsure threshold, on a photo it did not call too blurred or dark) per 200
+  labelled tiles;
+* told to retake: photos the scan called too blurred or too dark ("hold steady", "more light").
 
 Tiles cut by a crop to less than half their face are not counted either way (a scan may find
 them or not). Latency here is the scan only; ``benchmarks/vision.py`` times decoding too.
@@ -91,24 +93,25 @@ class Tally:
     sets: int = 0
     sets_rebuilt: int = 0
     rack_right: int = 0
+    advised: int = 0
     latencies_ms: list[float] = field(default_factory=list)
     imperfect: list[str] = field(default_factory=list)
 
-    def add(self, case: Case, result: ScanResult, latency_ms: float, unsure_below: float) -> None:
+    def add(self, case: Case, result: ScanResult, latency_ms: float) -> None:
         found = result.found
         partner = match_indices(found.centers, case.outlines)
         of_found = {f: t for t, f in partner.items()}
         ignored = {f for t, f in partner.items() if not case.counted[t]}
         right = {f for t, f in partner.items() if case.counted[t] and found.labels[f] == case.labels[t]}
         unmatched = [f for f in range(len(found)) if f not in of_found]
-        confidence = found.confidence
         wrong = [f for f in range(len(found)) if f not in right and f not in ignored]
         self.photos += 1
         self.labelled += int(case.counted.sum())
         self.reported += len(found) - len(ignored)
         self.right += len(right)
         self.false_finds += len(unmatched)
-        self.sure_wrong += sum(1 for f in wrong if confidence[f] >= unsure_below)
+        unsure = set(result.uncertain)
+        self.sure_wrong += sum(1 for f in wrong if f not in unsure)
         if len(right) == int(case.counted.sum()) == len(found) - len(ignored):
             self.perfect += 1
         else:
@@ -122,6 +125,7 @@ class Tally:
             wanted = frozenset(truth)
             self.sets_rebuilt += any(s == wanted and ok for s, ok in zip(scanned_sets, all_right))
         self.rack_right += _rack_right(case, result, of_found)
+        self.advised += bool(result.advice)
         self.latencies_ms.append(latency_ms)
 
     def row(self, name: str) -> dict[str, float | int | str]:
@@ -132,7 +136,7 @@ class Tally:
             "variant": name, "photos": self.photos, "tiles": self.labelled,
             "precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
             "perfect": self.perfect, "sets": self.sets, "sets_rebuilt": self.sets_rebuilt,
-            "rack_right": self.rack_right,
+            "rack_right": self.rack_right, "advised": self.advised,
             "false_finds_per_100_photos": round(100 * self.false_finds / max(1, self.photos), 1),
             "sure_wrong_per_200_tiles": round(200 * self.sure_wrong / max(1, self.labelled), 2),
             "median_ms": round(statistics.median(self.latencies_ms), 1) if self.latencies_ms else 0.0,
@@ -151,10 +155,10 @@ def _rack_right(case: Case, result: ScanResult, of_found: dict[int, int]) -> boo
 
 
 # --- the photos --------------------------------------------------------------------------
-def real_cases(photos_dir: Path, manifest: Path, limit: int | None) -> list[Case]:
+def real_cases(photos_dir: Path, manifest: Path, limit: int | None, split: str = "val") -> list[Case]:
     from rummi.datasets.sessions import session_of
 
-    photos = labelled_photos(photos_dir, holdout_filter(manifest))
+    photos = labelled_photos(photos_dir, holdout_filter(manifest, split))
     photos = sorted(photos, key=lambda p: session_of(p.image.name))
     if limit:
         photos = _spread(photos, limit)
@@ -337,7 +341,7 @@ def run(scanner: Scanner, name: str, cases: Iterator[Case] | list[Case], total: 
         changed = variant(case)
         clock = time.perf_counter()
         result = scanner.scan(changed.image)
-        tally.add(changed, result, (time.perf_counter() - clock) * 1000, scanner.uncertain_below)
+        tally.add(changed, result, (time.perf_counter() - clock) * 1000)
         print(f"\r  {name:<18} {number}/{total}  {time.perf_counter() - started:5.0f} s", end="",
               file=sys.stderr, flush=True)
     print(file=sys.stderr)
@@ -348,14 +352,15 @@ def run(scanner: Scanner, name: str, cases: Iterator[Case] | list[Case], total: 
 
 def print_table(rows: list[dict]) -> None:
     print("| variant | photos | precision | recall | F1 | photos perfect | sets rebuilt | rack right "
-          "| false finds /100 photos | sure wrong /200 tiles | median scan ms |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| false finds /100 photos | sure wrong /200 tiles | told to retake | median scan ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         sets = f"{r['sets_rebuilt']}/{r['sets']}" + (f" ({r['sets_rebuilt'] / r['sets']:.0%})" if r["sets"] else "")
         print(f"| {r['variant']} | {r['photos']} | {r['precision']:.4f} | {r['recall']:.4f} | {r['f1']:.4f} "
               f"| {r['perfect']}/{r['photos']} ({r['perfect'] / max(1, r['photos']):.0%}) | {sets} "
               f"| {r['rack_right']}/{r['photos']} ({r['rack_right'] / max(1, r['photos']):.0%}) "
-              f"| {r['false_finds_per_100_photos']} | {r['sure_wrong_per_200_tiles']} | {r['median_ms']} |")
+              f"| {r['false_finds_per_100_photos']} | {r['sure_wrong_per_200_tiles']} "
+              f"| {r.get('advised', 0)}/{r['photos']} | {r['median_ms']} |")
 
 
 def main() -> int:

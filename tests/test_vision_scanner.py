@@ -71,7 +71,8 @@ def test_corners_are_inside_the_photo_and_follow_the_tile(scatter_scan: ScanResu
 
 def test_json_follows_the_cli_contract(scatter_scan: ScanResult) -> None:
     data = scatter_scan.to_json("scatter.jpg")
-    assert list(data) == ["image", "tiles", "sets", "rack", "uncertain"]
+    assert list(data) == ["image", "tiles", "sets", "rack", "uncertain", "advice"]
+    assert data["advice"] == []  # a sharp, well-lit photo
     first = data["tiles"][0]
     assert set(first) == {"tile", "confidence", "corners"} and len(first["corners"]) == 4
     assert all(parse_tile(t["tile"]) for t in data["tiles"])
@@ -230,3 +231,24 @@ def test_the_models_run_one_thread_each_unless_told(scanner: Scanner) -> None:
         assert model.session.get_session_options().intra_op_num_threads == 1
     wider = Scanner.load(threads=2)
     assert wider.reader.model.session.get_session_options().intra_op_num_threads == 2
+
+
+def test_a_shaken_photo_says_hold_steady_and_no_read_is_sure(scanner: Scanner) -> None:
+    kernel = np.zeros((15, 15), np.float32)
+    kernel[7, :] = 1 / 15  # a 15 px horizontal shake
+    shaken = cv2.filter2D(load_image(SETS), -1, kernel)
+    result = scanner.scan(shaken)
+    assert result.advice == ["hold steady"]
+    assert result.uncertain == list(range(len(result.found))) and len(result.found) > 0
+    assert "hold steady" in result.describe() and result.to_json("x")["advice"] == ["hold steady"]
+
+
+def test_a_dark_photo_says_more_light(scanner: Scanner) -> None:
+    dark = (load_image(SETS).astype(np.float32) * 0.15).astype(np.uint8)
+    result = scanner.scan(dark)
+    assert "more light" in result.advice
+
+
+def test_the_samples_need_no_advice(scanner: Scanner) -> None:
+    for photo in (SCATTER, SETS, RACK):
+        assert scanner.scan(load_image(photo)).advice == [], photo.name

@@ -27,6 +27,7 @@ from rummi.vision.detections import TileDetections
 from rummi.vision.finder import TileFinder
 from rummi.vision.layout import Layout, LayoutKind, lay_out
 from rummi.vision.onnx_model import DEFAULT_THREADS, default_models_dir, load_onnx_model
+from rummi.vision.photo_quality import PhotoQuality, assess
 from rummi.vision.reader import TileReader
 
 FINDER_FOLDER = "tile-finder"
@@ -34,19 +35,28 @@ READER_FOLDER = "tile-reader"
 #: A tile whose confidence is below this is reported as uncertain. On the held-out real photos
 #: 0.7 flagged 99 of 554 tiles and 16 of the 17 misread ones (0.6: 70 flagged, 14 caught).
 UNCERTAIN_BELOW = 0.7
+_TOO = {"hold steady": "blurred", "more light": "dark"}
 
 
 @dataclass(frozen=True)
 class ScanResult:
     """Everything one photo told: the tiles (``found``), their layout and what is unsure.
 
-    Indices in ``layout`` and ``uncertain`` point into ``found``.
+    Indices in ``layout`` and ``uncertain`` point into ``found``. ``quality`` says whether the
+    photo was sharp and bright enough (its ``advice``: "hold steady", "more light"); when it
+    was not, every tile is uncertain.
     """
 
     found: TileDetections
     layout: Layout
     uncertain: list[int]
     timings_ms: dict[str, float] = field(default_factory=dict)
+    quality: PhotoQuality = field(default_factory=lambda: PhotoQuality(float("nan"), float("nan")))
+
+    @property
+    def advice(self) -> list[str]:
+        """What to change before taking the photo again (empty when it was good enough)."""
+        return list(self.quality.advice)
 
     @property
     def tiles(self) -> list[Tile]:
@@ -71,7 +81,8 @@ class ScanResult:
     def to_json(self, image_name: str) -> dict[str, Any]:
         """The documented output of ``rummi scan --json`` for one photo.
 
-        ``uncertain`` lists indices into ``tiles``.
+        ``uncertain`` lists indices into ``tiles``; ``advice`` what would make a better photo
+        (``"hold steady"``, ``"more light"``; empty when none is needed).
         """
         labels, confidence = self.found.labels, self.found.confidence
         return {
@@ -87,11 +98,15 @@ class ScanResult:
             "sets": [[labels[i] for i in s] for s in self.layout.sets],
             "rack": None if self.layout.rack is None else [labels[i] for i in self.layout.rack],
             "uncertain": list(self.uncertain),
+            "advice": self.advice,
         }
 
     def describe(self) -> str:
         """The state for a person: sets with the engine's verdict, the rack, unsure tiles."""
         lines = [f"{len(self.found)} tiles found"]
+        if self.advice:
+            lines.append(f"  photo too {' and too '.join(_TOO[a] for a in self.advice)} to read surely: "
+                         f"{'; '.join(self.advice)}, and take it again")
         for number, (tiles, verdict) in enumerate(zip(self.sets, self.verdicts()), start=1):
             state = f"{verdict.kind.value}, {verdict.value} points" if verdict.valid else f"invalid: {verdict.reason}"
             lines.append(f"  set {number}: {format_tiles(tiles)}   ({state})")
@@ -139,14 +154,26 @@ class Scanner:
         on_rack = np.zeros(len(found), bool)
         on_rack[layout.rack or []] = True
         found = found.with_rack(on_rack)
+        laid_at = time.perf_counter()
+        quality = assess([self.reader.crop(image_bgr, c) for c in self._judged(found)], image_bgr)
         if tuple(photo_scale) != (1.0, 1.0):
             found = found.scaled(photo_scale)
         done = time.perf_counter()
-        uncertain = [int(i) for i in np.flatnonzero(found.confidence < self.uncertain_below)]
+        unsure = found.confidence < self.uncertain_below
+        if not quality.readable:  # a shaken or dark photo: no read of it is sure
+            unsure[:] = True
+        uncertain = [int(i) for i in np.flatnonzero(unsure)]
         timings = {
             "find": (found_at - clock) * 1000,
             "read": (read_at - found_at) * 1000,
-            "layout": (done - read_at) * 1000,
+            "layout": (laid_at - read_at) * 1000,
+            "quality": (done - laid_at) * 1000,
             "total": (done - clock) * 1000,
         }
-        return ScanResult(found=found, layout=layout, uncertain=uncertain, timings_ms=timings)
+        return ScanResult(found=found, layout=layout, uncertain=uncertain, timings_ms=timings, quality=quality)
+
+    @staticmethod
+    def _judged(found: TileDetections, most: int = 24) -> np.ndarray:
+        """Corners of the tiles the photo is judged by: the surest finds, at most ``most``."""
+        order = np.argsort(-found.find_confidence, kind="stable")[:most]
+        return found.corners[order]

@@ -3,10 +3,13 @@
 With ``--json`` each photo gives one line, a JSON object (the contract other tools read)::
 
     {"image": "path", "tiles": [{"tile": "r7", "confidence": 0.97, "corners": [[x, y], ...]}, ...],
-     "sets": [["r5", "r6", "r7"], ...], "rack": ["k1", ...] or null, "uncertain": [3, 7]}
+     "sets": [["r5", "r6", "r7"], ...], "rack": ["k1", ...] or null, "uncertain": [3, 7],
+     "advice": [] or ["hold steady"] / ["more light"]}
 
 ``corners`` are the tile's top-left, top-right, bottom-right and bottom-left as it reads, in
-pixels of the (EXIF-turned) photo; ``uncertain`` lists indices into ``tiles``; jokers are ``J``.
+pixels of the (EXIF-turned) photo; ``uncertain`` lists indices into ``tiles``; jokers are ``J``;
+``advice`` says when the photo was too blurred or too dark to read surely (every tile is then
+uncertain).
 Without ``--json`` the state is printed for a person, with the engine's verdict on each set.
 A photo that cannot be read is reported on stderr and the others still run (exit code 2).
 """
