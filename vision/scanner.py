@@ -28,7 +28,9 @@ from rummi.vision.finder import TileFinder
 from rummi.vision.layout import Layout, LayoutKind, lay_out
 from rummi.vision.onnx_model import DEFAULT_THREADS, default_models_dir, load_onnx_model
 from rummi.vision.photo_quality import PhotoQuality, assess
+from rummi.vision.rack import stands_on_a_ledge
 from rummi.vision.reader import TileReader
+from rummi.vision.white_balance import balanced, face_gains, noticeable
 
 FINDER_FOLDER = "tile-finder"
 READER_FOLDER = "tile-reader"
@@ -125,10 +127,12 @@ class ScanResult:
 class Scanner:
     """The loaded models and the pipeline that runs them (safe to share between requests)."""
 
-    def __init__(self, finder: TileFinder, reader: TileReader, uncertain_below: float = UNCERTAIN_BELOW) -> None:
+    def __init__(self, finder: TileFinder, reader: TileReader, uncertain_below: float = UNCERTAIN_BELOW,
+                 balance: bool = True) -> None:
         self.finder = finder
         self.reader = reader
         self.uncertain_below = uncertain_below
+        self.balance = balance
 
     @classmethod
     def load(cls, models_dir: str | Path | None = None, threads: int | None = DEFAULT_THREADS) -> "Scanner":
@@ -147,10 +151,18 @@ class Scanner:
             raise ValueError("scan expects an H x W x 3 uint8 BGR image (use vision.image_io.load_image)")
         clock = time.perf_counter()
         found = self.finder.find(image_bgr)
+        # The faces found are the photo's white reference: a colour cast or a dim photo is
+        # turned back into the light the models know, and tiles are looked for again in it.
+        gains = face_gains([self.reader.crop(image_bgr, c) for c in self._judged(found)])
+        seen = image_bgr
+        if self.balance and noticeable(gains):
+            seen = balanced(image_bgr, gains)
+            found = self.finder.find(seen)
         found_at = time.perf_counter()
-        found = self.reader.read(image_bgr, found)
+        found = self.reader.read(seen, found)
         read_at = time.perf_counter()
-        layout = lay_out(found, kind)
+        on_ledge = stands_on_a_ledge(seen, found) if kind == "auto" else None
+        layout = lay_out(found, kind, on_ledge)
         on_rack = np.zeros(len(found), bool)
         on_rack[layout.rack or []] = True
         found = found.with_rack(on_rack)

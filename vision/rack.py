@@ -1,0 +1,55 @@
+"""What a rack is: tiles standing upright on a long dark plastic bar.
+
+Whether tiles are a player's rack or sets on the table was guessed from whether a row makes a
+valid set, so one phantom tile or one miss flipped the answer. A rack is a thing one can see:
+its tiles stand on a ledge of dark, colourless plastic (black or dark grey on every rack we
+know) that runs along the bottom of each tier and hides the tiles' feet. Tables are wood, cloth,
+marble or plain colour; a dark *coloured* table (brown wood, also in a tile's shadow) is not
+grey, a light one not dark.
+
+So for each tile read, the strip just below its bottom edge *in its own frame* (where a rack's
+ledge is, whichever way the photo was taken, also from across the table) is compared with the
+tile's own face: a ledge is much darker than the face and has hardly any colour. The layout
+(:func:`vision.layout.lay_out`) then takes the tiles standing on a ledge, and the tiles standing
+alike beside them in the same tiers, as the rack.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rummi.vision.detections import TileDetections
+from rummi.vision.geometry import warp_crop
+from rummi.vision.white_balance import plastic_colour
+
+#: Strip below a tile looked at, in tile heights (a ledge is shallow, and the tier below may
+#: start soon after it), and the share of the tile's width kept (centred).
+STRIP_DEPTH = 0.15
+STRIP_WIDTH = 0.8
+#: A ledge is at most this bright, as a share of the tile's own plastic.
+MAX_LEDGE_LEVEL = 0.5
+#: ...and nearly colourless: its saturation (max - min channel over max) at most this. Wood
+#: keeps its hue in a tile's shadow (0.25-0.7 on the real photos), black rack plastic 0.02-0.2.
+MAX_LEDGE_SATURATION = 0.2
+
+
+def stands_on_a_ledge(image_bgr: np.ndarray, found: TileDetections) -> np.ndarray:
+    """``(N,)`` bool: tile ``i`` stands on a dark, colourless ledge (corners as read)."""
+    result = np.zeros(len(found), bool)
+    for i in range(len(found)):
+        corners = found.corners[i].astype(np.float32)
+        top_left, top_right, bottom_right, bottom_left = corners
+        down = (bottom_left - top_left + bottom_right - top_right) / 2 * STRIP_DEPTH
+        inset = (bottom_right - bottom_left) * (1 - STRIP_WIDTH) / 2
+        strip = np.array([bottom_left + inset, bottom_right - inset, bottom_right - inset + down,
+                          bottom_left + inset + down], np.float32)
+        height, width = image_bgr.shape[:2]
+        if strip[:, 0].min() < 0 or strip[:, 1].min() < 0 or strip[:, 0].max() > width or strip[:, 1].max() > height:
+            continue  # the photo ends below the tile: nothing to go by
+        face = plastic_colour(warp_crop(image_bgr, corners))
+        below = np.median(warp_crop(image_bgr, strip, (24, 8)).reshape(-1, 3).astype(np.float32), axis=0)
+        face_level = float(face.mean())
+        # Saturation over at least a quarter of the face's level: near-black pixels' hue is noise.
+        saturation = float(below.max() - below.min()) / max(float(below.max()), 0.25 * face_level, 1.0)
+        result[i] = below.mean() <= MAX_LEDGE_LEVEL * face_level and saturation <= MAX_LEDGE_SATURATION
+    return result
