@@ -9,7 +9,8 @@ grey, a light one not dark.
 
 So for each tile read, the strip just below its bottom edge *in its own frame* (where a rack's
 ledge is, whichever way the photo was taken, also from across the table) is compared with the
-tile's own face: a ledge is much darker than the face and has hardly any colour. The layout
+tiles' faces (the median plastic of up to 24 of them, so one tile in a shadow does not
+decide): a ledge is much darker than a face and has hardly any colour. The layout
 (:func:`vision.layout.lay_out`) then takes the tiles standing on a ledge, and the tiles standing
 alike beside them in the same tiers, as the rack.
 """
@@ -20,7 +21,7 @@ import numpy as np
 
 from rummi.vision.detections import TileDetections
 from rummi.vision.geometry import warp_crop
-from rummi.vision.white_balance import plastic_colour
+from rummi.vision.white_balance import FACE_SAMPLE, plastic_colour
 
 #: Strip below a tile looked at, in tile heights (a ledge is shallow, and the tier below may
 #: start soon after it), and the share of the tile's width kept (centred).
@@ -36,6 +37,12 @@ MAX_LEDGE_SATURATION = 0.2
 def stands_on_a_ledge(image_bgr: np.ndarray, found: TileDetections) -> np.ndarray:
     """``(N,)`` bool: tile ``i`` stands on a dark, colourless ledge (corners as read)."""
     result = np.zeros(len(found), bool)
+    if not len(found):
+        return result
+    height, width = image_bgr.shape[:2]
+    sample = np.linspace(0, len(found) - 1, min(len(found), 24)).round().astype(int)
+    faces = [plastic_colour(warp_crop(image_bgr, found.corners[i], FACE_SAMPLE)) for i in sample]
+    face_level = float(np.median(np.stack(faces), axis=0).mean())
     for i in range(len(found)):
         corners = found.corners[i].astype(np.float32)
         top_left, top_right, bottom_right, bottom_left = corners
@@ -43,12 +50,9 @@ def stands_on_a_ledge(image_bgr: np.ndarray, found: TileDetections) -> np.ndarra
         inset = (bottom_right - bottom_left) * (1 - STRIP_WIDTH) / 2
         strip = np.array([bottom_left + inset, bottom_right - inset, bottom_right - inset + down,
                           bottom_left + inset + down], np.float32)
-        height, width = image_bgr.shape[:2]
         if strip[:, 0].min() < 0 or strip[:, 1].min() < 0 or strip[:, 0].max() > width or strip[:, 1].max() > height:
             continue  # the photo ends below the tile: nothing to go by
-        face = plastic_colour(warp_crop(image_bgr, corners))
         below = np.median(warp_crop(image_bgr, strip, (24, 8)).reshape(-1, 3).astype(np.float32), axis=0)
-        face_level = float(face.mean())
         # Saturation over at least a quarter of the face's level: near-black pixels' hue is noise.
         saturation = float(below.max() - below.min()) / max(float(below.max()), 0.25 * face_level, 1.0)
         result[i] = below.mean() <= MAX_LEDGE_LEVEL * face_level and saturation <= MAX_LEDGE_SATURATION

@@ -25,12 +25,13 @@ from rummi.engine.notation import format_tiles
 from rummi.engine.tiles import Tile
 from rummi.vision.detections import TileDetections
 from rummi.vision.finder import TileFinder
+from rummi.vision.geometry import warp_crop
 from rummi.vision.layout import Layout, LayoutKind, lay_out
 from rummi.vision.onnx_model import DEFAULT_THREADS, default_models_dir, load_onnx_model
 from rummi.vision.photo_quality import PhotoQuality, assess
 from rummi.vision.rack import stands_on_a_ledge
 from rummi.vision.reader import TileReader
-from rummi.vision.white_balance import balanced, face_gains, noticeable
+from rummi.vision.white_balance import FACE_SAMPLE, balanced, face_gains, noticeable
 
 FINDER_FOLDER = "tile-finder"
 READER_FOLDER = "tile-reader"
@@ -153,7 +154,7 @@ class Scanner:
         found = self.finder.find(image_bgr)
         # The faces found are the photo's white reference: a colour cast or a dim photo is
         # turned back into the light the models know, and tiles are looked for again in it.
-        gains = face_gains([self.reader.crop(image_bgr, c) for c in self._judged(found)])
+        gains = face_gains([warp_crop(image_bgr, c, FACE_SAMPLE) for c in self._judged(found)])
         seen = image_bgr
         if self.balance and noticeable(gains):
             seen = balanced(image_bgr, gains)

@@ -29,6 +29,9 @@ MAX_GAIN = 3.0
 #: Gains within this of 1 change too little to be worth a second look for tiles.
 NOTICEABLE = 0.12
 BORDER = 0.12
+#: Size (w, h) a face is cut at to measure its plastic: a colour needs no detail, and a third of
+#: the reader's crop costs a ninth.
+FACE_SAMPLE = (24, 32)
 
 
 def plastic_colour(crop_bgr: np.ndarray) -> np.ndarray:
