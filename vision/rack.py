@@ -43,17 +43,22 @@ def stands_on_a_ledge(image_bgr: np.ndarray, found: TileDetections) -> np.ndarra
     sample = np.linspace(0, len(found) - 1, min(len(found), 24)).round().astype(int)
     faces = [plastic_colour(warp_crop(image_bgr, found.corners[i], FACE_SAMPLE)) for i in sample]
     face_level = float(np.median(np.stack(faces), axis=0).mean())
+    strips, where = [], []
     for i in range(len(found)):
-        corners = found.corners[i].astype(np.float32)
-        top_left, top_right, bottom_right, bottom_left = corners
+        top_left, top_right, bottom_right, bottom_left = found.corners[i].astype(np.float32)
         down = (bottom_left - top_left + bottom_right - top_right) / 2 * STRIP_DEPTH
         inset = (bottom_right - bottom_left) * (1 - STRIP_WIDTH) / 2
         strip = np.array([bottom_left + inset, bottom_right - inset, bottom_right - inset + down,
                           bottom_left + inset + down], np.float32)
         if strip[:, 0].min() < 0 or strip[:, 1].min() < 0 or strip[:, 0].max() > width or strip[:, 1].max() > height:
             continue  # the photo ends below the tile: nothing to go by
-        below = np.median(warp_crop(image_bgr, strip, (24, 8)).reshape(-1, 3).astype(np.float32), axis=0)
-        # Saturation over at least a quarter of the face's level: near-black pixels' hue is noise.
-        saturation = float(below.max() - below.min()) / max(float(below.max()), 0.25 * face_level, 1.0)
-        result[i] = below.mean() <= MAX_LEDGE_LEVEL * face_level and saturation <= MAX_LEDGE_SATURATION
+        strips.append(warp_crop(image_bgr, strip, (24, 8)))
+        where.append(i)
+    if not where:
+        return result
+    below = np.median(np.stack(strips).reshape(len(where), -1, 3).astype(np.float32), axis=1)  # (n, 3)
+    brightest = below.max(axis=1)
+    # Saturation over at least a quarter of the face's level: near-black pixels' hue is noise.
+    saturation = (brightest - below.min(axis=1)) / np.maximum(brightest, max(0.25 * face_level, 1.0))
+    result[where] = (below.mean(axis=1) <= MAX_LEDGE_LEVEL * face_level) & (saturation <= MAX_LEDGE_SATURATION)
     return result
