@@ -42,6 +42,11 @@ def test_dark_brown_wood_or_a_light_cloth_is_no_ledge() -> None:
         assert not stands_on_a_ledge(image, found).any()
 
 
+def test_on_a_dark_grey_table_the_strip_under_a_tile_is_just_table() -> None:
+    image, found = painted((35, 35, 38), (35, 35, 38))
+    assert not stands_on_a_ledge(image, found).any()
+
+
 def test_the_same_rack_seen_from_across_the_table_still_stands_on_its_ledge() -> None:
     image, found = painted((25, 25, 28), (180, 180, 180))
     turned = cv2.rotate(image, cv2.ROTATE_180)

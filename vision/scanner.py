@@ -152,8 +152,8 @@ class Scanner:
             raise ValueError("scan expects an H x W x 3 uint8 BGR image (use vision.image_io.load_image)")
         clock = time.perf_counter()
         found = self.finder.find(image_bgr)
-        # The faces found are the photo's white reference: a colour cast or a dim photo is
-        # turned back into the light the models know, and tiles are looked for again in it.
+        # The faces found are the photo's white reference: a colour cast is turned back into
+        # the colours plastic has, and tiles are looked for again in the balanced photo.
         gains = face_gains([warp_crop(image_bgr, c, FACE_SAMPLE) for c in self._judged(found)])
         seen = image_bgr
         if self.balance and noticeable(gains):
