@@ -45,12 +45,6 @@ class Settings(BaseSettings):
         ge=256,
         description="Largest JSON request body.",
     )
-    draft_megapixels: float = Field(
-        default=12.0,
-        gt=0,
-        description="A larger JPEG is decoded at 1/2, 1/4 or 1/8 of its size (JPEG draft), down to "
-        "about this many megapixels: the tiles stay readable and the decode costs a fraction.",
-    )
     decode_budget_mb: int = Field(
         default=256,
         ge=16,

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from rummi.datasets.real import DEFAULT_SOURCE
+from rummi.datasets.real import default_real_photos
 from rummi.datasets.synth.generate import generate
 
 
@@ -25,7 +25,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=500)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--real", type=Path, default=Path(os.environ.get("RUMMI_REAL_PHOTOS", DEFAULT_SOURCE)))
+    parser.add_argument("--real", type=Path, default=default_real_photos())
     args = parser.parse_args()
     real = args.real if (args.real / "data.yaml").is_file() else None
     out = Path(tempfile.mkdtemp(prefix="synth-speed-")) / "data"

@@ -5,6 +5,9 @@ top-left, top-right, bottom-right, bottom-left *of the upright tile* (number at 
 detector formats come from those corners: the axis-aligned box is their min/max, the oriented
 box is the corners themselves. Crops are warped from the corners, so they come out upright and
 portrait whatever the tile's angle in the photo.
+
+The corner order, the crop size and the crop warp itself are the reader's
+(:mod:`vision.geometry`): training crops must be cut exactly as inference cuts them.
 """
 
 from __future__ import annotations
@@ -12,8 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-#: Width:height of a crop for the reader; real tiles are about 3:4 (portrait).
-CROP_SIZE: tuple[int, int] = (72, 96)
+from rummi.vision.geometry import portrait_order
 
 
 def min_area_quad(points: np.ndarray) -> np.ndarray:
@@ -29,43 +31,15 @@ def min_area_quad(points: np.ndarray) -> np.ndarray:
     return portrait_order(box)
 
 
-def portrait_order(quad: np.ndarray) -> np.ndarray:
-    """Reorder a quad's corners (kept cyclic) so the first edge is a short one, top edge on top.
-
-    Among the two rotations that start on a short edge, the one whose top edge is nearer the
-    top of the image is chosen: for a tile seen from above at a small angle that is upright.
-    """
-    quad = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    if _clockwise_area(quad) < 0:  # make corners go clockwise on screen (y down)
-        quad = quad[::-1].copy()
-    edge = lambda i: float(np.linalg.norm(quad[(i + 1) % 4] - quad[i]))  # noqa: E731
-    start = 0 if edge(0) + edge(2) <= edge(1) + edge(3) else 1
-    candidates = [np.roll(quad, -start, axis=0), np.roll(quad, -(start + 2), axis=0)]
-    return min(candidates, key=lambda q: float(q[0, 1] + q[1, 1])).astype(np.float32)
-
-
 def flip_quad(quad: np.ndarray) -> np.ndarray:
     """The same outline with top and bottom swapped (the tile turned by 180 degrees)."""
     return np.roll(np.asarray(quad, dtype=np.float32), 2, axis=0)
-
-
-def _clockwise_area(quad: np.ndarray) -> float:
-    x, y = quad[:, 0], quad[:, 1]
-    return float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)) / 2.0
 
 
 def axis_box(quad: np.ndarray) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) around the corners."""
     q = np.asarray(quad, dtype=np.float32).reshape(-1, 2)
     return float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())
-
-
-def warp_crop(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = CROP_SIZE) -> np.ndarray:
-    """The tile face warped to an upright ``size`` (w, h) crop; quad is TL, TR, BR, BL."""
-    w, h = size
-    target = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
-    matrix = cv2.getPerspectiveTransform(np.asarray(quad, dtype=np.float32), target)
-    return cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
 def ink_offset(crop: np.ndarray) -> float:

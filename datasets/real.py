@@ -9,6 +9,7 @@ number's ink is (see :func:`datasets.geometry.ink_offset`).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -16,22 +17,32 @@ from typing import Iterator
 import cv2
 import numpy as np
 
-from rummi.datasets.classes import UnknownClassError, source_name_to_notation
 from rummi.datasets.errors import DatasetError
-from rummi.datasets.geometry import CROP_SIZE, flip_quad, ink_offset, min_area_quad, warp_crop
+from rummi.datasets.geometry import flip_quad, ink_offset, min_area_quad
 from rummi.datasets.progress import Progress
 from rummi.datasets.scene import ORIENTATION_INK, LabelledTile, Scene
 from rummi.datasets.sessions import session_of, split_by_session, val_ranges
 from rummi.datasets import writer
+from rummi.vision.classes import UnknownClassError, class_names_from_yaml, source_name_to_notation
+from rummi.vision.geometry import CROP_SIZE, warp_crop
 
-def _default_source() -> Path:
-    """The shared photo export: beside the checkout (as laid out for developers and CI),
-    else the workplace's fixed copy. ``$RUMMI_REAL_PHOTOS`` overrides both at the call sites."""
-    beside = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "rummikub-photos"
-    return beside if beside.is_dir() else Path("/work/shared/datasets/rummikub-photos")
+#: Environment variable naming the folder of the shared labelled photos.
+REAL_PHOTOS_ENV = "RUMMI_REAL_PHOTOS"
+#: Where the shared photos lie relative to the checkout: in ``shared/`` beside it.
+BESIDE_CHECKOUT = Path("..") / "shared" / "datasets" / "rummikub-photos"
 
 
-DEFAULT_SOURCE = _default_source()
+def default_real_photos() -> Path:
+    """The shared photo export: ``$RUMMI_REAL_PHOTOS`` if set, else ``shared/`` beside the
+    checkout (as laid out for developers and CI). No machine's absolute path is assumed; a
+    command given neither says so (see :func:`convert`)."""
+    override = os.environ.get(REAL_PHOTOS_ENV)
+    if override:
+        return Path(override)
+    checkout = Path(__file__).resolve().parents[1]
+    return (checkout / BESIDE_CHECKOUT).resolve()
+
+
 SOURCE_CREDIT = (
     "Roboflow Universe rummikue/rummikub-nvypk-8cwem v1, a copy of jonasbuehler/rummikub-nvypk "
     "by Jonas Bühler, CC BY 4.0"
@@ -49,18 +60,10 @@ class SourcePhoto:
 
 def read_class_names(source: Path) -> list[str]:
     """The export's class names in index order, from its ``data.yaml``."""
-    import yaml  # dev/training dependency; only dataset commands need it
-
-    path = source / "data.yaml"
-    if not path.is_file():
-        raise DatasetError(f"{path} not found: is {source} a labelled photo export?")
-    data = yaml.safe_load(path.read_text())
-    names = data.get("names") if isinstance(data, dict) else None
-    if isinstance(names, dict):
-        names = [names[k] for k in sorted(names)]
-    if not isinstance(names, list) or not names:
-        raise DatasetError(f"{path}: no class names")
-    return [str(n) for n in names]
+    try:
+        return class_names_from_yaml(Path(source) / "data.yaml")
+    except UnknownClassError as error:
+        raise DatasetError(str(error)) from None
 
 
 def list_photos(source: Path) -> list[SourcePhoto]:
@@ -127,7 +130,7 @@ def convert(source: Path, out_dir: Path, val_fraction: float = 0.2, show_progres
     """Convert every photo under ``source`` into ``out_dir``; returns the manifest."""
     source, out_dir = Path(source), Path(out_dir)
     if not source.is_dir():
-        raise DatasetError(f"{source}: no such folder (pass --source)")
+        raise DatasetError(f"{source}: no such folder (pass --source, or set ${REAL_PHOTOS_ENV})")
     names = read_class_names(source)
     photos = list_photos(source)
     split = split_by_session((p.session for p in photos), val_fraction)

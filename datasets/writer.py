@@ -27,11 +27,14 @@ from typing import Any, Iterable
 import cv2
 import numpy as np
 
-from rummi.datasets.classes import FINDER_CLASSES, TILE_CLASSES, reader_class, tile_class_index
-from rummi.datasets.geometry import CROP_SIZE, axis_box, portrait_order, warp_crop
+from rummi.datasets.geometry import axis_box
 from rummi.datasets.scene import LabelledTile, Scene
+from rummi.vision.classes import FINDER_CLASSES, TILE_CLASSES, reader_class, tile_class_index
+from rummi.vision.geometry import CROP_SIZE, portrait_order, warp_crop
 
 SPLITS: tuple[str, ...] = ("train", "val")
+#: JPEG quality of the reader crops (high: they are small, and the reader sees raw pixels).
+CROP_JPEG_QUALITY = 95
 DETECT_VARIANTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "detect": ("axis", FINDER_CLASSES),
     "detect53": ("axis", TILE_CLASSES),
@@ -187,7 +190,7 @@ def _write_crops(out_dir: Path, scene: Scene, split: str, only: set[int] | None)
         crop = warp_crop(scene.image, tile.quad, CROP_SIZE)
         cls = reader_class(tile.notation)
         rel = Path("crops") / split / cls / f"{scene.name}_{index:02d}.jpg"
-        cv2.imwrite(str(out_dir / rel), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        cv2.imwrite(str(out_dir / rel), crop, [cv2.IMWRITE_JPEG_QUALITY, CROP_JPEG_QUALITY])
         rows.append(
             f"{rel.as_posix()},{split},{cls},{tile.notation},{scene.name},{index},"
             f"{tile.orientation_source},{tile.orientation_confidence:.3f}"

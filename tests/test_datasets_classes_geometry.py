@@ -6,17 +6,20 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rummi.datasets.classes import (
+
+from rummi.datasets.geometry import flip_quad, ink_offset, min_area_quad
+from rummi.datasets.scene import LabelledTile
+from rummi.datasets.synth.fonts import tile_fonts
+from rummi.datasets.synth.tile_art import TileStyle, render_face
+from rummi.vision.classes import (
     TILE_CLASSES,
     UnknownClassError,
+    class_names_from_yaml,
     reader_class,
     source_name_to_notation,
     tile_class_index,
 )
-from rummi.datasets.geometry import flip_quad, ink_offset, min_area_quad, portrait_order, warp_crop
-from rummi.datasets.scene import LabelledTile
-from rummi.datasets.synth.fonts import tile_fonts
-from rummi.datasets.synth.tile_art import TileStyle, render_face
+from rummi.vision.geometry import portrait_order, warp_crop
 
 
 def test_source_names_map_to_engine_notation_by_name():
@@ -107,3 +110,15 @@ def test_tiles_running_off_the_photo_still_give_labels_inside_it(tmp_path_factor
     summary, _ = writer.write_scene(out, Scene("edge", image, labelled), "train")
     writer.finish(out, [summary], [], {"kind": "test"})
     assert check_dataset(out).problems == []
+
+
+def test_class_names_come_from_a_data_yaml_list_or_mapping_and_bad_ones_are_clear(tmp_path):
+    listed, mapped, broken = tmp_path / "a.yaml", tmp_path / "b.yaml", tmp_path / "c.yaml"
+    listed.write_text("names:\n- black_1\n- joker\n")
+    mapped.write_text("names: {1: joker, 0: black_1}\n")
+    broken.write_text("names: [unclosed\n")
+    assert class_names_from_yaml(listed) == class_names_from_yaml(mapped) == ["black_1", "joker"]
+    with pytest.raises(UnknownClassError, match="not readable YAML"):
+        class_names_from_yaml(broken)
+    with pytest.raises(UnknownClassError, match="not found"):
+        class_names_from_yaml(tmp_path / "missing.yaml")

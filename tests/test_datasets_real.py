@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -14,10 +13,10 @@ from hypothesis import strategies as st
 from rummi.api.cli import main
 from rummi.datasets.check import check_dataset
 from rummi.datasets.errors import DatasetError
-from rummi.datasets.real import DEFAULT_SOURCE, convert
+from rummi.datasets.real import convert, default_real_photos
 from rummi.datasets.sessions import session_of, split_by_session
 
-SOURCE = Path(os.environ.get("RUMMI_REAL_PHOTOS", DEFAULT_SOURCE))
+SOURCE = default_real_photos()
 needs_photos = pytest.mark.skipif(not (SOURCE / "data.yaml").is_file(), reason=f"real photos not at {SOURCE}")
 PICK = ("rummy2-1_", "rummy2-3_", "rummy2-5_", "rummy2-6_", "rummy2-7_", "rummyBackground-4_", "rummyBackground-5_")
 

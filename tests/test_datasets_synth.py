@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 from rummi.api.cli import main
 from rummi.datasets.check import check_dataset
-from rummi.datasets.classes import tile_class_index
-from rummi.datasets.geometry import ink_offset, warp_crop
+from rummi.datasets.geometry import ink_offset
 from rummi.datasets.synth.content import random_set
 from rummi.datasets.synth.fonts import tile_fonts
 from rummi.datasets.synth.generate import generate
@@ -20,6 +19,8 @@ from rummi.datasets.synth.layouts import SCENE_KINDS
 from rummi.datasets.synth.render import MIN_VISIBLE_FRACTION, MIN_VISIBLE_PX, render_scene
 from rummi.engine.melds import classify
 from rummi.engine.notation import parse_tiles
+from rummi.vision.classes import tile_class_index
+from rummi.vision.geometry import warp_crop
 
 TILE_KINDS = [k for k in SCENE_KINDS if k != "empty"]
 

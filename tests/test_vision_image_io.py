@@ -86,3 +86,28 @@ def test_a_picture_is_saved_and_reads_back(tmp_path: Path) -> None:
 def test_a_picture_that_cannot_be_written_is_a_user_error(tmp_path: Path, name: str) -> None:
     with pytest.raises(ImageError, match="could not write"):
         save_image(tmp_path / name, np.zeros((10, 12, 3), np.uint8))
+
+
+def test_a_big_jpeg_is_decoded_at_reduced_size_with_the_scale_back() -> None:
+    from rummi.vision.image_io import load_for_scan
+
+    photo = load_for_scan(jpeg_bytes(4000, 3000))
+    assert photo.image.shape[:2] == (1500, 2000)  # half size: the long side stays >= 2000
+    assert photo.scale == (2.0, 2.0) and photo.size == (4000, 3000)
+    blue, green, red = photo.image[1400, 1900].astype(int)
+    assert red > 150 and blue < 80  # same picture, only smaller
+
+
+def test_a_big_turned_jpeg_keeps_its_exif_turn_and_scale() -> None:
+    from rummi.vision.image_io import load_for_scan
+
+    photo = load_for_scan(jpeg_bytes(4000, 3000, orientation=6))
+    assert photo.image.shape[:2] == (2000, 1500) and photo.size == (3000, 4000)
+    assert photo.scale == (2.0, 2.0)
+
+
+def test_a_photo_of_ordinary_size_is_decoded_in_full() -> None:
+    from rummi.vision.image_io import load_for_scan
+
+    photo = load_for_scan(jpeg_bytes(1000, 750))
+    assert photo.image.shape[:2] == (750, 1000) and photo.scale == (1.0, 1.0)

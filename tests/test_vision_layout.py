@@ -54,12 +54,46 @@ def test_a_row_turned_upside_down_is_read_from_the_other_end() -> None:
     assert labels_of(found, lay_out(found).sets) == [["r5", "r6", "r7"]]
 
 
-def test_loose_tiles_next_to_sets_are_the_rack() -> None:
-    found = scene(row(["r5", "r6", "r7"], 50, 50) + [("k1", 100, 300, 0), ("J", 200, 300, 0)])
-    layout = lay_out(found)
+def test_tiles_on_a_ledge_next_to_sets_are_the_rack() -> None:
+    found = scene(row(["r5", "r6", "r7"], 50, 50) + [("k1", 100, 300, 0), ("J", 160, 300, 0), ("b8", 230, 300, 0)])
+    layout = lay_out(found, on_ledge=np.array([False, False, False, True, True, True]))
     assert labels_of(found, layout.sets) == [["r5", "r6", "r7"]]
-    assert [found.labels[i] for i in layout.rack] == ["k1", "J"]
-    assert found.with_rack(np.isin(np.arange(5), layout.rack)).on_rack.sum() == 2
+    assert [found.labels[i] for i in layout.rack] == ["k1", "J", "b8"]
+    assert found.with_rack(np.isin(np.arange(6), layout.rack)).on_rack.sum() == 3
+
+
+def test_one_or_two_tiles_on_something_dark_are_no_rack() -> None:
+    # A tile's shadow, or a dark stripe in a cloth, under one or two tiles is not a rack's tier.
+    found = scene(row(["r5", "r6", "r7"], 50, 50) + [("k1", 100, 300, 0), ("J", 160, 300, 0)])
+    layout = lay_out(found, on_ledge=np.array([False, False, False, True, True]))
+    assert layout.rack is None
+
+
+def test_the_upper_tier_of_a_rack_needs_no_ledge_of_its_own() -> None:
+    lower = row(["b2", "b9", "r11", "k4"], 50, 300)
+    upper = row(["o1", "o2", "o3"], 50, 300 - 1.2 * HEIGHT)
+    found = scene(lower + upper)
+    layout = lay_out(found, on_ledge=np.array([True] * 4 + [False] * 3))
+    assert layout.sets == []
+    assert [found.labels[i] for i in layout.rack] == ["o1", "o2", "o3", "b2", "b9", "r11", "k4"]
+
+
+def test_upright_loose_tiles_with_no_ledge_are_on_the_table() -> None:
+    # Standing alike is no rack: a lone upright tile, or two, lie on the table.
+    found = scene(row(["r5", "r6", "r7"], 50, 50) + [("k1", 100, 300, 0), ("J", 200, 300, 0)])
+    for on_ledge in (None, np.zeros(5, bool)):
+        layout = lay_out(found, on_ledge=on_ledge)
+        assert layout.rack is None
+        assert sorted(labels_of(found, layout.sets)) == [["J"], ["k1"], ["r5", "r6", "r7"]]
+
+
+def test_a_tile_beside_the_rack_in_its_tier_is_on_it_and_a_table_set_stays_a_set() -> None:
+    tier = row(["b2", "b9", "r11", "k4"], 50, 300)
+    found = scene(row(["r5", "r6", "r7"], 50, 50) + tier)
+    on_ledge = np.array([False] * 3 + [True, True, False, True])  # r11's ledge was missed
+    layout = lay_out(found, on_ledge=on_ledge)
+    assert labels_of(found, layout.sets) == [["r5", "r6", "r7"]]
+    assert [found.labels[i] for i in layout.rack] == ["b2", "b9", "r11", "k4"]
 
 
 def test_loose_tiles_lying_every_which_way_are_unfinished_table_sets_not_a_rack() -> None:
@@ -81,13 +115,13 @@ def test_tiles_stacked_top_to_bottom_make_a_column_set() -> None:
     assert labels_of(found, lay_out(found).sets) == [["b3", "b4", "b5"]]
 
 
-def test_a_rack_photo_with_touching_tiles_that_make_no_set_is_a_rack() -> None:
+def test_a_rack_photo_with_touching_tiles_is_a_rack_even_where_they_make_a_set() -> None:
     top = row(["r1", "k9", "o3", "b12"], 50, 50)
-    bottom = row(["J", "r13", "k2"], 50, 95)
+    bottom = row(["r11", "r12", "r13"], 50, 95)  # a valid run, but standing in the rack
     found = scene(top + bottom)
-    layout = lay_out(found)
+    layout = lay_out(found, on_ledge=np.ones(7, bool))
     assert layout.sets == []
-    assert [found.labels[i] for i in layout.rack] == ["r1", "k9", "o3", "b12", "J", "r13", "k2"]
+    assert [found.labels[i] for i in layout.rack] == ["r1", "k9", "o3", "b12", "r11", "r12", "r13"]
 
 
 def test_kind_overrides_the_guess() -> None:

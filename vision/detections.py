@@ -86,6 +86,10 @@ class TileDetections:
     def with_rack(self, on_rack: np.ndarray) -> "TileDetections":
         return replace(self, on_rack=np.asarray(on_rack, bool))
 
+    def scaled(self, scale: tuple[float, float]) -> "TileDetections":
+        """The same tiles in pixels ``scale`` (x, y) times larger (a photo decoded at reduced size)."""
+        return replace(self, corners=(self.corners * np.asarray(scale, np.float32)).astype(np.float32))
+
     # --- geometry -----------------------------------------------------------------------
     @property
     def centers(self) -> np.ndarray:

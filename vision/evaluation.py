@@ -13,7 +13,6 @@ most one); a hit is *read right* when number and colour (or joker) agree.
 from __future__ import annotations
 
 import json
-import re
 import statistics
 import time
 from collections import Counter
@@ -24,11 +23,11 @@ from typing import Callable, Iterable
 import cv2
 import numpy as np
 
+from rummi.vision.classes import class_names_from_yaml, source_name_to_notation
 from rummi.vision.image_io import load_image
 from rummi.vision.scanner import Scanner, ScanResult
 
 NONE = "-"  # the confusion matrix's row/column for "no tile": a miss or a false find
-_COLOURS = {"black": "k", "blue": "b", "orange": "o", "yellow": "o", "red": "r"}
 
 
 @dataclass(frozen=True)
@@ -74,43 +73,12 @@ class Evaluation:
         }
 
 
-def source_name_to_notation(name: str) -> str:
-    """``black_7`` -> ``k7``, ``joker`` -> ``J`` (the shared photos' class names)."""
-    key = name.strip().lower()
-    if key.startswith("joker"):
-        return "J"
-    match = re.fullmatch(r"([a-z]+)_(\d+)", key)
-    if not match or match.group(1) not in _COLOURS:
-        raise ValueError(f"unknown class name {name!r} in data.yaml")
-    return f"{_COLOURS[match.group(1)]}{int(match.group(2))}"
-
-
 def read_class_names(folder: Path) -> list[str]:
-    """Class names from the nearest ``data.yaml`` (a plain reader: only the ``names`` list)."""
+    """Class names from the nearest ``data.yaml`` (in ``folder`` or the one above)."""
     for candidate in (folder / "data.yaml", folder.parent / "data.yaml"):
         if candidate.is_file():
-            return _names_from_yaml(candidate.read_text(encoding="utf-8"))
+            return class_names_from_yaml(candidate)
     raise FileNotFoundError(f"no data.yaml in {folder} or {folder.parent}")
-
-
-def _names_from_yaml(text: str) -> list[str]:
-    inline = re.search(r"^names:\s*\[(.*?)\]", text, re.M | re.S)
-    if inline:
-        return [n.strip().strip("'\"") for n in inline.group(1).split(",") if n.strip()]
-    names: list[str] = []
-    in_names = False
-    for line in text.splitlines():
-        if line.startswith("names:"):
-            in_names = True
-            continue
-        if in_names:
-            item = re.match(r"^\s*(?:-\s+|\d+:\s*)(.+)$", line)
-            if not item:
-                break
-            names.append(item.group(1).strip().strip("'\""))
-    if not names:
-        raise ValueError("data.yaml has no names list")
-    return names
 
 
 def labelled_photos(folder: Path, only: Callable[[Path], bool] | None = None) -> list[LabelledPhoto]:
@@ -156,23 +124,33 @@ def holdout_filter(manifest_path: Path, split: str = "val") -> Callable[[Path], 
     return lambda path: path.name in keep
 
 
-def match(result: ScanResult, photo: LabelledPhoto) -> list[tuple[str, str]]:
-    """Pairs (truth, read) for every labelled and every reported tile; NONE marks no partner."""
-    centres = result.found.centers
+def match_indices(centres: np.ndarray, outlines: list[np.ndarray]) -> dict[int, int]:
+    """Which found tile (by its centre) is each labelled tile: ``{labelled index: found index}``.
+
+    A found tile is a hit on a labelled tile when its centre lies inside that tile's outline;
+    each labelled tile takes at most one (the nearest to its centre), each found tile one tile.
+    """
     taken: set[int] = set()
-    pairs: list[tuple[str, str]] = []
-    for truth, outline in zip(photo.tiles, photo.outlines):
-        contour = outline.reshape(-1, 1, 2)
+    partner: dict[int, int] = {}
+    for number, outline in enumerate(outlines):
+        contour = np.asarray(outline, np.float32).reshape(-1, 1, 2)
         inside = [i for i in range(len(centres)) if i not in taken
                   and cv2.pointPolygonTest(contour, (float(centres[i][0]), float(centres[i][1])), False) >= 0]
         if inside:
-            centre = outline.mean(axis=0)
+            centre = np.asarray(outline, np.float32).mean(axis=0)
             best = min(inside, key=lambda i: float(np.linalg.norm(centres[i] - centre)))
             taken.add(best)
-            pairs.append((truth, result.found.labels[best] or NONE))
-        else:
-            pairs.append((truth, NONE))
-    pairs += [(NONE, result.found.labels[i] or NONE) for i in range(len(centres)) if i not in taken]
+            partner[number] = best
+    return partner
+
+
+def match(result: ScanResult, photo: LabelledPhoto) -> list[tuple[str, str]]:
+    """Pairs (truth, read) for every labelled and every reported tile; NONE marks no partner."""
+    labels = result.found.labels
+    partner = match_indices(result.found.centers, photo.outlines)
+    pairs = [(truth, (labels[partner[n]] or NONE) if n in partner else NONE) for n, truth in enumerate(photo.tiles)]
+    taken = set(partner.values())
+    pairs += [(NONE, labels[i] or NONE) for i in range(len(result.found)) if i not in taken]
     return pairs
 
 

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from rummi.vision.detections import TileDetections
+from rummi.vision.geometry import portrait_order
 from rummi.vision.onnx_model import ModelError, OnnxModel
 
 LETTERBOX_GREY = 114  # the padding value ultralytics trains with
@@ -166,28 +167,3 @@ def refine_angle(image_bgr: np.ndarray, corners: np.ndarray) -> np.ndarray:
     distance = np.abs((candidates - detector_angle + np.pi / 2) % np.pi - np.pi / 2)
     angle = float(np.degrees(candidates[int(np.argmin(distance))]))
     return cv2.boxPoints(((float(centre[0]), float(centre[1])), (long_side, short_side), angle)).astype(np.float32)
-
-
-def portrait_order(corners: np.ndarray) -> np.ndarray:
-    """Order a tile's four corners as top-left, top-right, bottom-right, bottom-left of a tile
-    standing upright (long side vertical), taking the side nearer the photo's top as the top.
-
-    Which way up the tile really is is the reader's call (it may turn the order round); this
-    only makes the order predictable.
-    """
-    corners = np.asarray(corners, np.float32)
-    centre = corners.mean(axis=0)
-    # Sort clockwise (image y points down, so increasing atan2 is clockwise on screen).
-    angles = np.arctan2(corners[:, 1] - centre[1], corners[:, 0] - centre[0])
-    ring = corners[np.argsort(angles)]
-    best, best_score = ring, None
-    for start in range(4):
-        candidate = np.roll(ring, -start, axis=0)
-        top_len = np.linalg.norm(candidate[1] - candidate[0])
-        side_len = np.linalg.norm(candidate[3] - candidate[0])
-        top_mid_y = (candidate[0, 1] + candidate[1, 1]) / 2
-        # Prefer the long side vertical, then the top edge higher in the photo.
-        score = (top_len <= side_len * 1.02, -top_mid_y)
-        if best_score is None or score > best_score:
-            best, best_score = candidate, score
-    return best

@@ -16,18 +16,47 @@ from __future__ import annotations
 
 import io
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
-
 from rummi.engine.errors import RummiError
 
 #: Largest photo accepted, in pixels. A 12 MP phone photo is 12e6; 50 MP phones exist.
 MAX_PIXELS = 64_000_000
 #: Largest file accepted, in bytes (a 50 MP JPEG is about 25 MB).
 MAX_BYTES = 60 * 1024 * 1024
+#: A photo to scan need not be decoded larger than this on its long side: a 12 MP JPEG is
+#: decoded at half size (2000x1500), where a tile of a whole-table shot is still wider than the
+#: reader's 72 px crop. JPEG decodes in the frequency domain at 1/2, 1/4 or 1/8 for a fraction
+#: of the cost of a full decode (a 12 MP photo: about 290 ms in full on this project's machine).
+SCAN_LONG_SIDE = 2000
+
+
+@dataclass(frozen=True)
+class ScanPhoto:
+    """A photo decoded for scanning, maybe at reduced size, and how to get back to its pixels.
+
+    ``scale`` is (x, y) photo pixels per ``image`` pixel: 1.0 when decoded in full. Scan
+    ``image`` and pass ``scale`` on (``Scanner.scan(..., photo_scale=photo.scale)``) so that
+    corners come out in the photo's own (EXIF-turned) pixels.
+    """
+
+    image: np.ndarray
+    scale: tuple[float, float]
+    size: tuple[int, int]  # (width, height) of the photo, EXIF-turned
+
+
+def load_for_scan(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS,
+                  long_side: int = SCAN_LONG_SIDE, max_decode_bytes: int | None = None) -> ScanPhoto:
+    """Decode a photo for :meth:`vision.scanner.Scanner.scan`: a big JPEG at reduced size (its
+    long side kept at ``long_side`` or more), anything else in full. ``max_decode_bytes``: see
+    :func:`load_image`."""
+    image, size = _decode(source, max_pixels, long_side, max_decode_bytes)
+    height, width = image.shape[:2]
+    return ScanPhoto(image, (size[0] / width, size[1] / height), size)
 
 
 class ImageError(RummiError):
@@ -35,19 +64,22 @@ class ImageError(RummiError):
 
 
 def load_image(
-    source: str | Path | bytes,
-    *,
-    max_pixels: int = MAX_PIXELS,
-    draft_pixels: int | None = None,
-    max_decode_bytes: int | None = None,
+    source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS, max_decode_bytes: int | None = None
 ) -> np.ndarray:
     """Decode a photo into an ``H x W x 3`` uint8 BGR array (OpenCV's order), upright per EXIF.
 
-    ``draft_pixels``: a JPEG larger than this is decoded at 1/2, 1/4 or 1/8 of its size (the
-    JPEG decoder's draft mode, which skips the detail instead of decoding it), to no fewer
-    pixels than this. ``max_decode_bytes``: the memory the decode may take, estimated before it
-    from the (drafted) size and the copies made on the way to BGR; a photo over it is refused.
+    ``max_decode_bytes``: the memory the decode may take, estimated before it from the size
+    (after any JPEG draft) and the copies made on the way to BGR; a photo over it is refused, so
+    that a small PNG of 40 megapixels cannot take half a gigabyte of a service's memory.
     """
+    return _decode(source, max_pixels, None, max_decode_bytes)[0]
+
+
+def _decode(
+    source: str | Path | bytes, max_pixels: int, long_side: int | None, max_decode_bytes: int | None = None
+) -> tuple[np.ndarray, tuple[int, int]]:
+    """The BGR pixels (a JPEG reduced while its long side stays >= ``long_side``) and the
+    photo's full (width, height), both upright per EXIF."""
     data, name = _read_bytes(source)
     if not data:
         raise ImageError(f"{name}is empty (0 bytes)")
@@ -64,11 +96,11 @@ def load_image(
                     f"{name}is {width}x{height} = {width * height / 1e6:.0f} megapixels; "
                     f"the limit is {max_pixels / 1e6:.0f}"
                 )
-            if draft_pixels is not None and picture.format == "JPEG" and width * height > draft_pixels:
-                scale = 1
-                while scale < 8 and width * height / (scale * 2) ** 2 >= draft_pixels:
-                    scale *= 2
-                picture.draft("RGB", (width // scale, height // scale))
+            full = _upright_size(picture)
+            if long_side and picture.format == "JPEG" and max(width, height) >= 2 * long_side:
+                # draft() picks the largest DCT scale with the result still >= the size asked.
+                reduce = max(width, height) / long_side
+                picture.draft("RGB", (int(np.ceil(width / reduce)), int(np.ceil(height / reduce))))
             if max_decode_bytes is not None:
                 needed = _decode_bytes(picture)
                 if needed > max_decode_bytes:
@@ -92,7 +124,17 @@ def load_image(
     array = np.asarray(rgb)
     if array.ndim != 3 or array.shape[0] < 8 or array.shape[1] < 8:
         raise ImageError(f"{name}is too small ({array.shape[1]}x{array.shape[0]} pixels)")
-    return np.ascontiguousarray(array[:, :, ::-1])
+    return np.ascontiguousarray(array[:, :, ::-1]), full
+
+
+def _upright_size(picture: Image.Image) -> tuple[int, int]:
+    """(width, height) as the photo is shown: EXIF orientations 5-8 turn it a quarter."""
+    width, height = picture.size
+    try:
+        orientation = picture.getexif().get(0x0112, 1)
+    except (OSError, ValueError, SyntaxError):  # a damaged EXIF block: shown as stored
+        orientation = 1
+    return (height, width) if orientation in (5, 6, 7, 8) else (width, height)
 
 
 def _decode_bytes(picture: Image.Image) -> int:

@@ -6,14 +6,15 @@ they lie next to each other along their own short axis, about one tile width apa
 and turned alike. A few people lay sets as columns instead (tiles touching top to bottom);
 tiles left over after rows are found are tried as columns too.
 
-Which tiles are a *rack* is told by how they lie, not by the colour of anything (racks and
-tables come in every colour):
+Which tiles are a *rack* is told by what a rack is, not by whether a row happens to make a
+valid set: tiles standing upright on a dark ledge (``on_ledge``, from
+:func:`vision.rack.stands_on_a_ledge`), side by side in tiers:
 
-* ``kind="auto"`` (the default): chains of three or more touching tiles are table sets; the
-  rest are the rack (``None`` when nothing is left) when they all stand the same way up, as
-  tiles in a rack do; loose tiles lying every which way are unfinished sets on the table. A photo whose chains make no valid set at
-  all while every tile stands the same way up is taken for a rack photo: rack tiles stand in
-  one or two straight tiers and often touch, but rarely by chance in valid sets.
+* ``kind="auto"`` (the default): the tiles on a ledge that stand alike, with every tile
+  standing alike beside them in the same tiers, are the rack (``None`` when no tile stands on
+  a ledge); every other tile is on the table, where each chain of touching tiles is a set
+  (a chain too short to be valid is an unfinished set the table check reports). A table with
+  a rack in the same photo gives both.
 * ``kind="table"``: every chain (even of one tile) is a set; no rack.
 * ``kind="rack"``: every tile is on the rack.
 
@@ -35,7 +36,6 @@ from typing import Literal
 
 import numpy as np
 
-from rummi.engine.melds import classify
 from rummi.vision.detections import TileDetections
 
 LayoutKind = Literal["auto", "table", "rack"]
@@ -52,6 +52,15 @@ COLUMN_OFFSET = 0.35
 #: Neighbours are turned alike (their axes differ by less than this, in degrees).
 MAX_TURN_DEGREES = 20.0
 MIN_SET_TILES = 3
+#: A tile beside the rack belongs to its tier when its centre is this near a rack tile's line
+#: (in tile heights, across) and at most this far along it (in tile widths) from the tier.
+TIER_OFFSET = 0.35
+TIER_REACH = 2.5
+#: A rack tier is this many tiles on a ledge side by side (one tile's shadow on a table is not a
+#: rack); a second tier needs no ledge of its own if it stands parallel just above a tier
+#: (0.7 to ``TIER_SPACING`` heights up: a rack's upper tier, whose ledge the lower tier hides).
+MIN_TIER_LEDGES = 3
+TIER_SPACING = 1.6
 
 
 @dataclass(frozen=True)
@@ -62,7 +71,9 @@ class Layout:
     rack: list[int] | None
 
 
-def lay_out(found: TileDetections, kind: LayoutKind = "auto") -> Layout:
+def lay_out(found: TileDetections, kind: LayoutKind = "auto", on_ledge: np.ndarray | None = None) -> Layout:
+    """Sets and rack of the read tiles; ``on_ledge[i]``: tile i stands on a rack's ledge (no
+    ledge seen when None: then ``auto`` finds no rack)."""
     if kind not in LAYOUT_KINDS:
         raise ValueError(f"unknown layout kind {kind!r}; use one of {', '.join(LAYOUT_KINDS)}")
     count = len(found)
@@ -70,25 +81,76 @@ def lay_out(found: TileDetections, kind: LayoutKind = "auto") -> Layout:
         return Layout(sets=[], rack=None)
     if kind == "rack":
         return Layout(sets=[], rack=_rack_order(found, list(range(count))))
-    rows = _chains(found, _neighbours(found, columns=False), range(count))
+    rack = _rack_tiles(found, on_ledge) if kind == "auto" and on_ledge is not None else []
+    table = [i for i in range(count) if i not in set(rack)]
+    return Layout(sets=_table_sets(found, table), rack=_rack_order(found, rack) if rack else None)
+
+
+def _table_sets(found: TileDetections, members: list[int]) -> list[list[int]]:
+    """Every chain of touching tiles among ``members`` as a set: rows first, then columns of
+    what rows left, then the short rows (unfinished sets), in reading order."""
+    rows = _chains(found, _neighbours(found, columns=False), members)
     in_rows = {i for chain in rows if len(chain) >= MIN_SET_TILES for i in chain}
-    leftover = [i for i in range(count) if i not in in_rows]
+    leftover = [i for i in members if i not in in_rows]
     columns = _chains(found, _neighbours(found, columns=True), leftover)
     sets = [_row_order(found, c) for c in rows if len(c) >= MIN_SET_TILES]
     sets += [_column_order(found, c) for c in columns if len(c) >= MIN_SET_TILES]
     placed = {i for s in sets for i in s}
-    rest = [i for i in range(count) if i not in placed]
-    if kind == "table":
-        sets += [_row_order(found, c) for c in rows if len(c) < MIN_SET_TILES and c[0] in rest]
-        return Layout(sets=_reading_order_of_sets(found, sets), rack=None)
-    if sets and _looks_like_rack(found, sets):
-        return Layout(sets=[], rack=_rack_order(found, list(range(count))))
-    if rest and not _stand_alike(found, rest):
-        # Loose tiles lying every which way are on the table, not on a rack (rack tiles stand
-        # in tiers, all the same way up): they are the table's unfinished sets.
-        sets += [_row_order(found, c) for c in rows if len(c) < MIN_SET_TILES and c[0] in rest]
-        return Layout(sets=_reading_order_of_sets(found, sets), rack=None)
-    return Layout(sets=_reading_order_of_sets(found, sets), rack=_rack_order(found, rest) if rest else None)
+    sets += [_row_order(found, c) for c in rows if len(c) < MIN_SET_TILES and c[0] not in placed]
+    return _reading_order_of_sets(found, sets)
+
+
+def _rack_tiles(found: TileDetections, on_ledge: np.ndarray) -> list[int]:
+    """The rack: tiers of tiles standing alike on a ledge, side by side along a line (at least
+    ``MIN_TIER_LEDGES`` on a ledge, or one beside such a tier), and the tiles standing alike
+    beside them in their tiers (a ledge in a neighbour's shadow, a tile the check missed)."""
+    on = [int(i) for i in np.flatnonzero(np.asarray(on_ledge, bool))]
+    if len(on) < MIN_TIER_LEDGES:
+        return []
+    up = found.up_vectors
+    mean_up = up[on].sum(axis=0)
+    if np.linalg.norm(mean_up) < 1e-6:
+        return []
+    mean_up = mean_up / np.linalg.norm(mean_up)
+    right = np.array([-mean_up[1], mean_up[0]])
+    upright = up @ mean_up >= np.cos(np.radians(MAX_TURN_DEGREES))
+    seeds = [i for i in on if upright[i]]
+    if len(seeds) < MIN_TIER_LEDGES:
+        return []
+    centres = found.centers
+    height, width = float(np.median(found.heights[seeds])), float(np.median(found.widths[seeds]))
+    across_of = centres @ mean_up
+    along_of = centres @ right
+
+    def same_tier(i: int, members: list[int]) -> bool:
+        return bool(np.any((np.abs(across_of[members] - across_of[i]) <= TIER_OFFSET * height)
+                           & (np.abs(along_of[members] - along_of[i]) <= TIER_REACH * width)))
+
+    tiers: list[list[int]] = []
+    for i in seeds:  # group the ledge tiles into tiers, tile by tile along each line
+        joined = [t for t in tiers if same_tier(i, t)]
+        merged = [i] + [m for t in joined for m in t]
+        tiers = [t for t in tiers if t not in joined] + [merged]
+    kept = [t for t in tiers if len(t) >= MIN_TIER_LEDGES]
+    if not kept:
+        return []
+    rack = sorted({i for t in kept for i in t})
+    lines = [float(np.median(across_of[t])) for t in kept]
+    reach = (along_of[rack].min() - width, along_of[rack].max() + width)
+    for i in np.flatnonzero(upright):  # the tier above: upright tiles just above a tier, within its span
+        i = int(i)
+        if i not in rack and reach[0] <= along_of[i] <= reach[1] and any(
+                0.7 * height <= across_of[i] - line <= TIER_SPACING * height for line in lines):
+            rack.append(i)
+    grown = True
+    while grown:  # the tiles standing alike beside the rack in its tiers
+        grown = False
+        for i in np.flatnonzero(upright):
+            i = int(i)
+            if i not in rack and same_tier(i, rack):
+                rack.append(i)
+                grown = True
+    return sorted(rack)
 
 
 def _neighbours(found: TileDetections, columns: bool) -> np.ndarray:
@@ -181,19 +243,3 @@ def _rack_order(found: TileDetections, members: list[int]) -> list[int]:
         tiers[-1].append(members[position])
         last = heights_up[position]
     return [i for tier in tiers for i in sorted(tier, key=lambda t: float(found.centers[t] @ right))]
-
-
-def _looks_like_rack(found: TileDetections, sets: list[list[int]]) -> bool:
-    """No chain is a valid set, and every tile stands upright the same way: a rack photo."""
-    tiles = found.tiles()
-    for members in sets:
-        chain = [tiles[i] for i in members]
-        if any(t is None for t in chain) or classify(chain).valid:  # type: ignore[arg-type]
-            return False  # unread tiles cannot be judged: keep the table reading
-    return _stand_alike(found, list(range(len(found))))
-
-
-def _stand_alike(found: TileDetections, members: list[int]) -> bool:
-    """Every one of ``members`` stands the same way up (within MAX_TURN_DEGREES), as on a rack."""
-    up = found.up_vectors[members]
-    return bool(np.all(up @ up.mean(axis=0) >= np.cos(np.radians(MAX_TURN_DEGREES))))

@@ -20,6 +20,11 @@ from rummi.engine.errors import RummiError
 
 #: Environment variable naming another folder of models (tests, experiments).
 MODELS_DIR_ENV = "RUMMI_MODELS_DIR"
+#: onnxruntime threads per model unless told otherwise. One: on the project's 2 shared cores
+#: a single thread per session scanned 1.6-2.8x faster than onnxruntime's default (one per
+#: core, spinning while it waits), measured by ``benchmarks/vision.py --threads 1`` against
+#: the default under the usual load; the service runs several scans side by side anyway.
+DEFAULT_THREADS = 1
 
 
 class ModelError(RummiError):
@@ -51,7 +56,8 @@ class OnnxModel:
         return self.session.run(None, {self.input_name: batch})[0]
 
 
-def load_onnx_model(folder: Path, threads: int | None = None) -> OnnxModel:
+def load_onnx_model(folder: Path, threads: int | None = DEFAULT_THREADS) -> OnnxModel:
+    """``threads``: intra-op threads (None or 0: onnxruntime's default, one per core)."""
     onnx_path, meta_path = folder / "model.onnx", folder / "model.json"
     for path in (onnx_path, meta_path):
         if not path.is_file():
@@ -62,9 +68,12 @@ def load_onnx_model(folder: Path, threads: int | None = None) -> OnnxModel:
         raise ModelError(f"{meta_path} is damaged ({error}); restore it from the repository") from None
     options = ort.SessionOptions()
     options.log_severity_level = 3
+    options.inter_op_num_threads = 1
     if threads:
         options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
+    if threads != 1:
+        # Threads that spin while waiting steal the other jobs' cores on a shared machine.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
     except Exception as error:  # onnxruntime's own exception types (InvalidProtobuf, Fail...)

@@ -1,7 +1,7 @@
 """Read each found tile: its number (or joker), its colour, and which way up it lies.
 
 Each tile is cut out of the *full-resolution* photo along its four corners and warped to an
-upright portrait crop, the same warp the training crops were made with. A small classifier
+upright portrait crop by :func:`vision.geometry.warp_crop`, the code the training crops are cut with. A small classifier
 then picks one of 53 tiles x 2 orientations (upright, or turned by 180 degrees). Reading the
 orientation together with the number is what tells a 6 from an upside-down 9: the model sees
 where the number sits on the face and where the brand mark is.
@@ -17,33 +17,11 @@ import cv2
 import numpy as np
 
 from rummi.vision.detections import TileDetections
+from rummi.vision.geometry import CROP_SIZE, warp_crop
 from rummi.vision.onnx_model import OnnxModel
 
 #: A first reading at least this sure (tile and orientation together) is not read again turned.
 SURE_ENOUGH = 0.9
-#: Size (w, h) every crop is first warped to: the size of the training crops of datasets/.
-CROP_SIZE: tuple[int, int] = (72, 96)
-
-
-def warp_crop(image_bgr: np.ndarray, corners: np.ndarray, size: tuple[int, int] = CROP_SIZE) -> np.ndarray:
-    """The tile face as an upright ``size`` (w, h) crop; corners are TL, TR, BR, BL.
-
-    A tile much larger than the crop (a 12 MP photo) is first warped at its own size and then
-    shrunk by area averaging, so that fine print does not alias into noise.
-    """
-    w, h = size
-    tile_w = float(np.linalg.norm(corners[1] - corners[0]))
-    factor = max(1, int(tile_w / w))
-    warp_w, warp_h = w * factor, h * factor
-    target = np.array([[0, 0], [warp_w - 1, 0], [warp_w - 1, warp_h - 1], [0, warp_h - 1]], np.float32)
-    matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), target)
-    crop = cv2.warpPerspective(image_bgr, matrix, (warp_w, warp_h), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
-    if factor > 1:
-        crop = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
-    return crop
-
-
 def taller(corners: np.ndarray, factor: float = 1.2) -> np.ndarray:
     """Boxes stretched along their long side about their centres: a box that cut off the top
     of the number (a 7 that reads as a 1) gets it back."""
@@ -78,6 +56,8 @@ class TileReader:
         self.tile_names: list[str] = list(model.meta["tiles"])
         width, height = model.meta["input_wh"]
         self.input_size: tuple[int, int] = (int(width), int(height))
+        crop_w, crop_h = model.meta.get("crop_wh", CROP_SIZE)
+        self.crop_size: tuple[int, int] = (int(crop_w), int(crop_h))
         self.read_turned: bool = bool(model.meta.get("read_turned", True))
 
     def read(self, image_bgr: np.ndarray, found: TileDetections) -> TileDetections:
@@ -114,8 +94,12 @@ class TileReader:
         labels = [self.tile_names[i] for i in best]
         return found.with_reads(corners, labels, confidence)
 
+    def crop(self, image_bgr: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """The upright crop this reader reads for one box (the training crops' warp)."""
+        return warp_crop(image_bgr, corners, self.crop_size)
+
     def _read_boxes(self, image_bgr: np.ndarray, corners: np.ndarray, both_ways: bool) -> np.ndarray:
-        crops = np.stack([self._prepare(warp_crop(image_bgr, c)) for c in corners])
+        crops = np.stack([self._prepare(self.crop(image_bgr, c)) for c in corners])
         probabilities = self._probabilities(crops)
         if both_ways and self.read_turned:
             # The same crops turned by 180 degrees: "upright" there is "upside down" here.

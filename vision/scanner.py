@@ -7,7 +7,8 @@
 
 The photo may be any size: the finder works on a downscaled copy, the reader on the full
 resolution. Nothing here knows about files or HTTP; callers decode with
-:func:`vision.image_io.load_image`.
+:func:`vision.image_io.load_for_scan` (a big JPEG at reduced size, with the scale back to its
+pixels) or :func:`vision.image_io.load_image` (in full).
 """
 
 from __future__ import annotations
@@ -24,28 +25,41 @@ from rummi.engine.notation import format_tiles
 from rummi.engine.tiles import Tile
 from rummi.vision.detections import TileDetections
 from rummi.vision.finder import TileFinder
+from rummi.vision.geometry import warp_crop
 from rummi.vision.layout import Layout, LayoutKind, lay_out
-from rummi.vision.onnx_model import default_models_dir, load_onnx_model
+from rummi.vision.onnx_model import DEFAULT_THREADS, default_models_dir, load_onnx_model
+from rummi.vision.photo_quality import PhotoQuality, assess
+from rummi.vision.rack import stands_on_a_ledge
 from rummi.vision.reader import TileReader
+from rummi.vision.white_balance import FACE_SAMPLE, balanced, face_gains, noticeable
 
 FINDER_FOLDER = "tile-finder"
 READER_FOLDER = "tile-reader"
 #: A tile whose confidence is below this is reported as uncertain. On the held-out real photos
 #: 0.7 flagged 99 of 554 tiles and 16 of the 17 misread ones (0.6: 70 flagged, 14 caught).
 UNCERTAIN_BELOW = 0.7
+_TOO = {"hold steady": "blurred", "more light": "dark"}
 
 
 @dataclass(frozen=True)
 class ScanResult:
     """Everything one photo told: the tiles (``found``), their layout and what is unsure.
 
-    Indices in ``layout`` and ``uncertain`` point into ``found``.
+    Indices in ``layout`` and ``uncertain`` point into ``found``. ``quality`` says whether the
+    photo was sharp and bright enough (its ``advice``: "hold steady", "more light"); when it
+    was not, every tile is uncertain.
     """
 
     found: TileDetections
     layout: Layout
     uncertain: list[int]
     timings_ms: dict[str, float] = field(default_factory=dict)
+    quality: PhotoQuality = field(default_factory=lambda: PhotoQuality(float("nan"), float("nan")))
+
+    @property
+    def advice(self) -> list[str]:
+        """What to change before taking the photo again (empty when it was good enough)."""
+        return list(self.quality.advice)
 
     @property
     def tiles(self) -> list[Tile]:
@@ -70,7 +84,8 @@ class ScanResult:
     def to_json(self, image_name: str) -> dict[str, Any]:
         """The documented output of ``rummi scan --json`` for one photo.
 
-        ``uncertain`` lists indices into ``tiles``.
+        ``uncertain`` lists indices into ``tiles``; ``advice`` what would make a better photo
+        (``"hold steady"``, ``"more light"``; empty when none is needed).
         """
         labels, confidence = self.found.labels, self.found.confidence
         return {
@@ -86,11 +101,15 @@ class ScanResult:
             "sets": [[labels[i] for i in s] for s in self.layout.sets],
             "rack": None if self.layout.rack is None else [labels[i] for i in self.layout.rack],
             "uncertain": list(self.uncertain),
+            "advice": self.advice,
         }
 
     def describe(self) -> str:
         """The state for a person: sets with the engine's verdict, the rack, unsure tiles."""
         lines = [f"{len(self.found)} tiles found"]
+        if self.advice:
+            lines.append(f"  photo too {' and too '.join(_TOO[a] for a in self.advice)} to read surely: "
+                         f"{'; '.join(self.advice)}, and take it again")
         for number, (tiles, verdict) in enumerate(zip(self.sets, self.verdicts()), start=1):
             state = f"{verdict.kind.value}, {verdict.value} points" if verdict.valid else f"invalid: {verdict.reason}"
             lines.append(f"  set {number}: {format_tiles(tiles)}   ({state})")
@@ -109,37 +128,65 @@ class ScanResult:
 class Scanner:
     """The loaded models and the pipeline that runs them (safe to share between requests)."""
 
-    def __init__(self, finder: TileFinder, reader: TileReader, uncertain_below: float = UNCERTAIN_BELOW) -> None:
+    def __init__(self, finder: TileFinder, reader: TileReader, uncertain_below: float = UNCERTAIN_BELOW,
+                 balance: bool = True) -> None:
         self.finder = finder
         self.reader = reader
         self.uncertain_below = uncertain_below
+        self.balance = balance
 
     @classmethod
-    def load(cls, models_dir: str | Path | None = None, threads: int | None = None) -> "Scanner":
-        """Load ``tile-finder`` and ``tile-reader`` from ``models_dir`` (the shipped ones by default)."""
+    def load(cls, models_dir: str | Path | None = None, threads: int | None = DEFAULT_THREADS) -> "Scanner":
+        """Load ``tile-finder`` and ``tile-reader`` from ``models_dir`` (the shipped ones by default);
+        ``threads`` per model (None: onnxruntime's default)."""
         folder = Path(models_dir) if models_dir is not None else default_models_dir()
         finder = TileFinder(load_onnx_model(folder / FINDER_FOLDER, threads))
         reader = TileReader(load_onnx_model(folder / READER_FOLDER, threads))
         return cls(finder, reader)
 
-    def scan(self, image_bgr: np.ndarray, kind: LayoutKind = "auto") -> ScanResult:
+    def scan(self, image_bgr: np.ndarray, kind: LayoutKind = "auto",
+             photo_scale: tuple[float, float] = (1.0, 1.0)) -> ScanResult:
+        """Read one photo. ``photo_scale``: photo pixels per pixel of ``image_bgr`` (from
+        :func:`vision.image_io.load_for_scan`), so corners come out in the photo's pixels."""
         if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
             raise ValueError("scan expects an H x W x 3 uint8 BGR image (use vision.image_io.load_image)")
         clock = time.perf_counter()
         found = self.finder.find(image_bgr)
+        # The faces found are the photo's white reference: a colour cast is turned back into
+        # the colours plastic has, and tiles are looked for again in the balanced photo.
+        gains = face_gains([warp_crop(image_bgr, c, FACE_SAMPLE) for c in self._judged(found)])
+        seen = image_bgr
+        if self.balance and noticeable(gains):
+            seen = balanced(image_bgr, gains)
+            found = self.finder.find(seen)
         found_at = time.perf_counter()
-        found = self.reader.read(image_bgr, found)
+        found = self.reader.read(seen, found)
         read_at = time.perf_counter()
-        layout = lay_out(found, kind)
+        on_ledge = stands_on_a_ledge(seen, found) if kind == "auto" else None
+        layout = lay_out(found, kind, on_ledge)
         on_rack = np.zeros(len(found), bool)
         on_rack[layout.rack or []] = True
         found = found.with_rack(on_rack)
+        laid_at = time.perf_counter()
+        quality = assess([self.reader.crop(image_bgr, c) for c in self._judged(found)], image_bgr)
+        if tuple(photo_scale) != (1.0, 1.0):
+            found = found.scaled(photo_scale)
         done = time.perf_counter()
-        uncertain = [int(i) for i in np.flatnonzero(found.confidence < self.uncertain_below)]
+        unsure = found.confidence < self.uncertain_below
+        if not quality.readable:  # a shaken or dark photo: no read of it is sure
+            unsure[:] = True
+        uncertain = [int(i) for i in np.flatnonzero(unsure)]
         timings = {
             "find": (found_at - clock) * 1000,
             "read": (read_at - found_at) * 1000,
-            "layout": (done - read_at) * 1000,
+            "layout": (laid_at - read_at) * 1000,
+            "quality": (done - laid_at) * 1000,
             "total": (done - clock) * 1000,
         }
-        return ScanResult(found=found, layout=layout, uncertain=uncertain, timings_ms=timings)
+        return ScanResult(found=found, layout=layout, uncertain=uncertain, timings_ms=timings, quality=quality)
+
+    @staticmethod
+    def _judged(found: TileDetections, most: int = 24) -> np.ndarray:
+        """Corners of the tiles the photo is judged by: the surest finds, at most ``most``."""
+        order = np.argsort(-found.find_confidence, kind="stable")[:most]
+        return found.corners[order]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -26,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     real = actions.add_parser("real", help="convert the shared labelled photos")
     real.add_argument("--source", type=Path, default=None,
-                      help="photo export folder (default: $RUMMI_REAL_PHOTOS or the shared copy)")
+                      help="photo export folder (default: $RUMMI_REAL_PHOTOS, else ../shared/datasets/rummikub-photos beside the checkout)")
     real.add_argument("--out", type=Path, required=True, help="output folder, e.g. data/real")
     real.add_argument("--val-fraction", type=float, default=0.2, help="share of each session held out")
     real.set_defaults(func=_real)
@@ -37,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     synth.add_argument("--out", type=Path, required=True, help="output folder, e.g. data/synth")
     synth.add_argument("--real", type=Path, default=None,
                        help="photo export whose real tiles are pasted into scenes "
-                            "(default: $RUMMI_REAL_PHOTOS or the shared copy; 'none' to skip)")
+                            "(default: as for `real`; 'none' to skip)")
     synth.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     synth.add_argument("--val-fraction", type=float, default=0.1, help="share of scenes in val")
     synth.set_defaults(func=_synth)
@@ -56,11 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _source(path: Path | None) -> Path:
-    from rummi.datasets.real import DEFAULT_SOURCE
+    from rummi.datasets.real import default_real_photos
 
-    if path is not None:
-        return path
-    return Path(os.environ.get("RUMMI_REAL_PHOTOS", DEFAULT_SOURCE))
+    return path if path is not None else default_real_photos()
 
 
 def _real(args: argparse.Namespace) -> int:

@@ -1,9 +1,10 @@
 """`rummi eval DIR`: score the tile reading on labelled photos (the shared photos' format).
 
 Prints per-tile precision and recall of the read (number and colour both right), the share of
-photos read perfectly and the median latency of a scan; writes the confusion matrix as a PNG.
+photos read perfectly and the median latency of a scan; with ``--confusion OUT.png`` it also
+draws the confusion matrix (nothing is written unless asked).
 
-    rummi eval /work/shared/datasets/rummikub-photos --holdout data/real/manifest.json
+    rummi eval ../shared/datasets/rummikub-photos --holdout data/real/manifest.json
 
 ``--holdout MANIFEST`` keeps only the photos a dataset manifest holds out for validation
 (by shooting session), so photos the models were trained on are not scored.
@@ -23,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("folder", type=Path, metavar="DIR", help="images/ + labels/ (or split folders of them)")
     parser.add_argument("--holdout", type=Path, metavar="MANIFEST",
                         help="only the photos this dataset manifest puts in its val split")
-    parser.add_argument("--confusion", type=Path, default=Path("confusion.png"), metavar="OUT.png")
+    parser.add_argument("--confusion", type=Path, default=None, metavar="OUT.png",
+                        help="also write the confusion matrix as a picture")
     parser.add_argument("--models", type=Path, default=None, help="folder with tile-finder/ and tile-reader/")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.set_defaults(func=handle)
@@ -34,7 +36,8 @@ def handle(args: argparse.Namespace) -> int:
     from rummi.vision.image_io import check_image_target, save_image
     from rummi.vision.scanner import Scanner
 
-    check_image_target(args.confusion)
+    if args.confusion is not None:
+        check_image_target(args.confusion)
     only = holdout_filter(args.holdout) if args.holdout else None
     photos = labelled_photos(args.folder, only)
     if not photos:
@@ -46,10 +49,12 @@ def handle(args: argparse.Namespace) -> int:
 
     scores = evaluate(scanner, photos, progress)
     classes = list(scanner.reader.tile_names)
-    save_image(args.confusion, confusion_image(scores.confusion, classes))
+    if args.confusion is not None:
+        save_image(args.confusion, confusion_image(scores.confusion, classes))
     summary = scores.summary()
     if args.json:
-        print(json.dumps({**summary, "imperfect": scores.imperfect, "confusion_png": str(args.confusion)}))
+        extra = {"confusion_png": str(args.confusion)} if args.confusion is not None else {}
+        print(json.dumps({**summary, "imperfect": scores.imperfect, **extra}))
         return 0
     print(f"photos: {summary['photos']}  tiles labelled: {summary['tiles_labelled']}  "
           f"reported: {summary['tiles_reported']}")
@@ -61,5 +66,6 @@ def handle(args: argparse.Namespace) -> int:
     if errors:
         print("most frequent errors (truth -> read, '-' = none): "
               + ", ".join(f"{t}->{r} x{n}" for t, r, n in errors[:10]))
-    print(f"confusion matrix: {args.confusion}")
+    if args.confusion is not None:
+        print(f"confusion matrix: {args.confusion}")
     return 0

@@ -3,10 +3,13 @@
 With ``--json`` each photo gives one line, a JSON object (the contract other tools read)::
 
     {"image": "path", "tiles": [{"tile": "r7", "confidence": 0.97, "corners": [[x, y], ...]}, ...],
-     "sets": [["r5", "r6", "r7"], ...], "rack": ["k1", ...] or null, "uncertain": [3, 7]}
+     "sets": [["r5", "r6", "r7"], ...], "rack": ["k1", ...] or null, "uncertain": [3, 7],
+     "advice": [] or ["hold steady"] / ["more light"]}
 
 ``corners`` are the tile's top-left, top-right, bottom-right and bottom-left as it reads, in
-pixels of the (EXIF-turned) photo; ``uncertain`` lists indices into ``tiles``; jokers are ``J``.
+pixels of the (EXIF-turned) photo; ``uncertain`` lists indices into ``tiles``; jokers are ``J``;
+``advice`` says when the photo was too blurred or too dark to read surely (every tile is then
+uncertain).
 Without ``--json`` the state is printed for a person, with the engine's verdict on each set.
 A photo that cannot be read is reported on stderr and the others still run (exit code 2).
 """
@@ -38,24 +41,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from rummi.vision.draw import draw_scan
-    from rummi.vision.image_io import ImageError, load_image, save_image
+    from rummi.vision.image_io import ImageError, load_for_scan, load_image, save_image
     from rummi.vision.scanner import Scanner
 
     scanner = Scanner.load(args.models)
     failed = False
     for number, photo in enumerate(args.photos, start=1):
         try:
-            image = load_image(photo)
+            decoded = load_for_scan(photo)  # a big JPEG at reduced size; corners in its own pixels
         except ImageError as error:
             print(f"rummi scan: {error}", file=sys.stderr)
             failed = True
             continue
-        result = scanner.scan(image, kind=args.kind)
+        result = scanner.scan(decoded.image, kind=args.kind, photo_scale=decoded.scale)
         if args.json:
             print(json.dumps(result.to_json(str(photo))), flush=True)
         else:
             print(f"{photo}:\n{result.describe()}\n", flush=True)
         if args.draw:
             target = args.draw if number == 1 else args.draw.with_name(f"{args.draw.stem}-{number}{args.draw.suffix}")
+            image = decoded.image if decoded.scale == (1.0, 1.0) else load_image(photo)
             save_image(target, draw_scan(image, result))
     return 2 if failed else 0

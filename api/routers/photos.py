@@ -3,7 +3,8 @@
 Decoding and inference run on the scan workers (:class:`api.deps.Inference`), so a slow scan
 never holds up the event loop or a hint; the body limit of these routes is ``max_upload_bytes``.
 Every photo is decoded by :func:`decode` under the same limits: at most ``max_megapixels`` as
-declared, a large JPEG at reduced size (``draft_megapixels``), and within ``decode_budget_mb``.
+declared and within ``decode_budget_mb``; a photo to scan, a large JPEG at reduced size
+(:func:`rummi.vision.image_io.load_for_scan`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from rummi.api.errors import FieldError, UnsupportedMediaError
 from rummi.api.schemas import ERRORS, CorrectionLabels, CorrectionSaved, ScanResponse
 from rummi.api.settings import Settings
 from rummi.engine.errors import RummiError
-from rummi.vision.image_io import load_image
+from rummi.vision.image_io import ScanPhoto, load_for_scan, load_image
 
 if TYPE_CHECKING:  # the scanner (onnxruntime) loads on the first scan, not with the app
     from rummi.vision.scanner import ScanResult
@@ -50,11 +51,21 @@ PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def decode(data: bytes, settings: Settings) -> np.ndarray:
-    """The photo as a BGR array, within the service's pixel and memory limits."""
+    """The photo in full as a BGR array, within the service's pixel and memory limits (to keep
+    with corrected labels, which are in the photo's own pixels)."""
     return load_image(
         data,
         max_pixels=int(settings.max_megapixels * 1_000_000),
-        draft_pixels=int(settings.draft_megapixels * 1_000_000),
+        max_decode_bytes=settings.decode_budget_mb * 1_000_000,
+    )
+
+
+def decode_for_scan(data: bytes, settings: Settings) -> ScanPhoto:
+    """The photo to scan: a big JPEG at reduced size (JPEG draft, as ``rummi scan`` does), within
+    the same limits; the scan maps its corners back to the photo's own pixels."""
+    return load_for_scan(
+        data,
+        max_pixels=int(settings.max_megapixels * 1_000_000),
         max_decode_bytes=settings.decode_budget_mb * 1_000_000,
     )
 
@@ -90,9 +101,9 @@ async def scan(
     data = await _read_photo(photo)
 
     def work() -> ScanResponse:
-        image = decode(data, settings)
-        result = inference.scanner.get().scan(image, layout)
-        return scan_response(result, image.shape[1], image.shape[0])
+        photo = decode_for_scan(data, settings)
+        result = inference.scanner.get().scan(photo.image, layout, photo_scale=photo.scale)
+        return scan_response(result, *photo.size)
 
     return await inference.scan(work)
 
@@ -110,6 +121,7 @@ def scan_response(result: ScanResult, width: int, height: int) -> ScanResponse:
         rack=rack,
         rack_found=result.layout.rack is not None,
         uncertain=shown["uncertain"],
+        advice=shown["advice"],
         table=[[str(t) for t in s if t is not None] for s in result.sets],
         rack_tiles=[str(t) for t in rack_tiles if t is not None],
         timings_ms={k: round(v, 1) for k, v in result.timings_ms.items()},

@@ -19,7 +19,7 @@ from fastapi import APIRouter, File, Path, Query, Request, UploadFile
 from pydantic import Field
 from rummi.api.deps import GamesDep, InferenceDep, SettingsDep
 from rummi.api.errors import FieldError, GameConflictError, UnsupportedMediaError
-from rummi.api.routers.photos import PHOTO_ERRORS, PHOTO_TYPES, decode
+from rummi.api.routers.photos import PHOTO_ERRORS, PHOTO_TYPES, decode_for_scan
 from rummi.api.schemas import ERRORS, Model, PlayerName, RulesChoice
 from rummi.api.storage import StorageError
 from rummi.api.watch_sessions import (
@@ -148,7 +148,7 @@ async def frame(
     if not session.busy.acquire(blocking=False):
         return FrameAnswer(**session.summary(), processed=False, time=when, events=[])
     def work() -> list[dict]:
-        image = decode(data, settings)  # the same pixel and memory limits as a scan
+        image = decode_for_scan(data, settings).image  # the same limits as a scan
         return [event.to_json() for event in session.tracker.process(image, when)]
 
     try:

@@ -15,11 +15,11 @@ import numpy as np
 
 from rummi.datasets import writer
 from rummi.datasets.errors import DatasetError
-from rummi.datasets.geometry import CROP_SIZE
 from rummi.datasets.progress import Progress
 from rummi.datasets.synth.real_tiles import RealTile, cut_real_tiles
 from rummi.datasets.synth.render import render_scene
 from rummi.datasets.writer import SceneSummary
+from rummi.vision.geometry import CROP_SIZE
 
 #: Reader crops written per scene (a random subset): enough variety, without 150,000 files.
 CROPS_PER_SCENE = 10

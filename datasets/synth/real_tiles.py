@@ -15,10 +15,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from rummi.datasets.geometry import CROP_SIZE, flip_quad, ink_offset, min_area_quad, warp_crop
+from rummi.datasets.geometry import flip_quad, ink_offset, min_area_quad
 from rummi.datasets.real import list_photos, parse_polygon_line, read_class_names
 from rummi.datasets.sessions import split_by_session
 from rummi.datasets.synth.tile_art import SPRITE_SIZE
+from rummi.vision.geometry import CROP_SIZE, warp_crop
 
 #: Sessions whose outlines are not whole tiles (rack lips hide the bottom).
 PARTIAL_SESSIONS = frozenset({"rummy3"})

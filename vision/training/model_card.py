@@ -18,6 +18,21 @@ CREDIT = (
     "`jonasbuehler/rummikub-nvypk` by Jonas Bühler, licensed CC BY 4.0 "
     "(https://creativecommons.org/licenses/by/4.0/). These weights were trained on them."
 )
+#: The licence of each model's weights, by how it was trained (``training.json``'s ``model``).
+LICENCES = {
+    "tile-finder": (
+        "**AGPL-3.0.** These weights were trained with ultralytics, which is AGPL-3.0 and says that "
+        "models trained with it fall under the AGPL-3.0 too (an Ultralytics Enterprise licence "
+        "aside; none covers these). So this `model.onnx` is AGPL-3.0, not MIT like the project's "
+        "code, and shipping it, or serving it over a network, brings the AGPL-3.0's duties with it."
+    ),
+    "tile-reader": (
+        "**MIT**, like the project's code. These weights were trained by the project's own torch "
+        "code (`vision/training/reader.py`, a network defined there); no ultralytics code, "
+        "architecture or weights went into them, so the AGPL-3.0 of ultralytics (which covers "
+        "the tile-finder) does not reach this model."
+    ),
+}
 
 
 def render(folder: Path, evaluation: dict | None, notes: str) -> str:
@@ -63,7 +78,7 @@ def render(folder: Path, evaluation: dict | None, notes: str) -> str:
             f"- median latency per photo: {evaluation['median_latency_ms']} ms (measured on the shared 2-core "
             "machine while other jobs ran; `benchmarks/vision.py` gives the latency figure)",
         ]
-    lines += ["", "## Credit", "", CREDIT, ""]
+    lines += ["", "## Licence", "", LICENCES[record["model"]], "", "## Credit", "", CREDIT, ""]
     return "\n".join(lines)
 
 

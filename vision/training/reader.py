@@ -29,14 +29,15 @@ from typing import Any, Sequence
 
 import cv2
 import numpy as np
+
+from rummi.vision.classes import TILE_CLASSES, reader_class
+from rummi.vision.geometry import CROP_SIZE, warp_crop
 from rummi.vision.training.record import TrainingRecord, machine_description
 
 #: Engine order of the 53 reader classes; the model's output is ``orientation * 53 + tile``.
-TILE_NAMES: tuple[str, ...] = tuple(
-    f"{c}{n}" for c in "kbor" for n in range(1, 14)
-) + ("J",)
+TILE_NAMES: tuple[str, ...] = TILE_CLASSES
 INPUT_WH: tuple[int, int] = (48, 64)
-CROP_WH: tuple[int, int] = (72, 96)
+CROP_WH: tuple[int, int] = CROP_SIZE
 UNSURE_ORIENTATION = 0.1
 
 
@@ -96,7 +97,7 @@ def load_scene_tiles(root: Path, split: str) -> SceneTiles:
             continue
         photos.append(image)
         for tile in usable:
-            notation = "J" if tile["notation"].startswith("J") else tile["notation"]
+            notation = reader_class(tile["notation"])
             photo_of.append(len(photos) - 1)
             quads.append(tile["corners"])
             tiles.append(TILE_NAMES.index(notation))
@@ -119,11 +120,7 @@ def jittered_crop(scene: SceneTiles, index: int, rng: np.random.Generator) -> np
     local = np.outer(local @ across / (across @ across), across) * scale[0] + np.outer(
         local @ along / (along @ along), along) * scale[1]
     moved = local @ rotation.T + centre + rng.normal(0, 0.1, 2) * size + rng.normal(0, 0.03, (4, 2)) * size
-    w, h = CROP_WH
-    target = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    matrix = cv2.getPerspectiveTransform(moved.astype(np.float32), target)
-    return cv2.warpPerspective(scene.photos[scene.photo_of[index]], matrix, CROP_WH, flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return warp_crop(scene.photos[scene.photo_of[index]], moved.astype(np.float32), CROP_WH)
 
 
 def _orientation_confidence(folder: Path) -> dict[str, float]:

@@ -1,7 +1,9 @@
-"""Class names for every dataset we write: the engine's tile notation, never source indices.
+"""Class names shared by datasets, training and inference: the engine's notation, never indices.
 
-Three class lists, fixed so that every dataset (real photos, generated scenes) agrees and can
-be trained together by listing several folders in one ``data.yaml``:
+One module, because the datasets' labels, the reader's outputs and the scoring of labelled
+photos must agree on every name. Three class lists, fixed so that every dataset (real photos,
+generated scenes) agrees and can be trained together by listing several folders in one
+``data.yaml``:
 
 * ``FINDER_CLASSES``: one class, ``tile`` — the detector that only finds tiles.
 * ``TILE_CLASSES``: 53 classes in engine order ``k1..k13 b1..b13 o1..o13 r1..r13 J`` — the
@@ -17,6 +19,11 @@ be trained together by listing several folders in one ``data.yaml``:
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import yaml
+
+from rummi.engine.errors import RummiError
 from rummi.engine.tiles import Colour, Tile
 
 FINDER_CLASSES: tuple[str, ...] = ("tile",)
@@ -30,8 +37,26 @@ _SOURCE_COLOURS = {"black": Colour.BLACK, "blue": Colour.BLUE, "orange": Colour.
                    "yellow": Colour.ORANGE, "red": Colour.RED}
 
 
-class UnknownClassError(ValueError):
-    """A label names a class we cannot map to a tile."""
+class UnknownClassError(RummiError):
+    """A label names a class we cannot map to a tile, or a class list cannot be read."""
+
+
+def class_names_from_yaml(path: Path) -> list[str]:
+    """The class names, in index order, of an ultralytics-style ``data.yaml`` (``names`` as a
+    list or as an ``{index: name}`` mapping), as the shared photo export writes it."""
+    path = Path(path)
+    if not path.is_file():
+        raise UnknownClassError(f"{path} not found: is {path.parent} a labelled photo export?")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise UnknownClassError(f"{path} is not readable YAML ({error})") from None
+    names = data.get("names") if isinstance(data, dict) else None
+    if isinstance(names, dict):
+        names = [names[k] for k in sorted(names)]
+    if not isinstance(names, list) or not names:
+        raise UnknownClassError(f"{path}: no class names (expected a 'names:' list)")
+    return [str(n) for n in names]
 
 
 def source_name_to_notation(name: str) -> str:

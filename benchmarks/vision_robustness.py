@@ -1,0 +1,404 @@
+"""How the vision pipeline holds up when a photo is not a good one: one table, one row per variant.
+
+    .venv/bin/python benchmarks/vision_robustness.py                 # every variant, ~5-10 min
+    .venv/bin/python benchmarks/vision_robustness.py --limit 10      # 10 photos a variant, quick
+    .venv/bin/python benchmarks/vision_robustness.py --variants original,gamma-2.2 --scenes 0
+
+Photos: the real photos held out by shooting session (``data/real/manifest.json``'s val split,
+made by `rummi dataset real`), each also changed the way a phone user changes a photo every day
+(turned, small, huge, JPEG 25, dark, dim, warm light, motion blur, tilted, cropped); plus
+generated validation scenes of each tile print the generator draws (``classic``, ``modern``;
+only drawn tiles, no real ones pasted in, rendered with a seed no training set used).
+
+Per variant:
+
+* read precision / recall / F1: a tile is read right when number and colour (or joker) agree;
+  found tiles are matched to labelled ones as `rummi eval` does (centre inside the outline);
+* photos perfect: every labelled tile read right and nothing else reported;
+* sets rebuilt: labelled sets the scan reports exactly (same tiles, each read right, nothing
+  added). Generated scenes know their sets; for a real table photo the sets are the chains of
+  three or more touching tiles that the layout builds from the *labelled* outlines and names;
+* rack right: photos whose rack the scan gives exactly (no rack where there is none). Real
+  rack photos are the held-out ``rummy4`` numbers 86-93 (two-tier racks, looked at one by
+  one); every other real photo shows tiles on a table or a cloth and no rack;
+* false finds per 100 photos, and wrong reads the pipeline was sure of (confidence at or above
+  the scanner's unsure threshold, on a photo it did not call too blurred or dark) per 200
+  labelled tiles;
+* told to retake: photos the scan called too blurred or too dark ("hold steady", "more light").
+
+Tiles cut by a crop to less than half their face are not counted either way (a scan may find
+them or not). Latency here is the scan only; ``benchmarks/vision.py`` times decoding too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rummi.datasets.real import default_real_photos  # noqa: E402
+from rummi.vision.classes import reader_class  # noqa: E402
+from rummi.vision.detections import TileDetections  # noqa: E402
+from rummi.vision.evaluation import holdout_filter, labelled_photos, match_indices  # noqa: E402
+from rummi.vision.geometry import portrait_order  # noqa: E402
+from rummi.vision.image_io import load_image  # noqa: E402
+from rummi.vision.layout import MIN_SET_TILES, lay_out  # noqa: E402
+from rummi.vision.scanner import Scanner, ScanResult  # noqa: E402
+
+MANIFEST = ROOT / "data" / "real" / "manifest.json"
+#: Held-out real photos that show a rack (every tile on it): looked at one by one.
+RACK_PHOTOS = {("rummy4", n) for n in range(86, 94)}
+#: A seed no training set used, for the generated scenes.
+SCENE_SEED = 20261201
+PRINTS = ("classic", "modern")
+#: A tile with less of its face in the picture than this is not counted either way.
+MIN_COUNTED_FRACTION = 0.5
+
+
+@dataclass
+class Case:
+    """One photo to scan and what is in it."""
+
+    name: str
+    image: np.ndarray
+    labels: list[str]  # reader classes ("r7", "J")
+    outlines: list[np.ndarray]  # polygons in pixels
+    counted: np.ndarray  # (N,) bool: tiles that must be found
+    sets: list[list[int]]  # indices into labels
+    rack: list[int] | None  # indices into labels, None when the photo shows no rack
+
+
+@dataclass
+class Tally:
+    photos: int = 0
+    perfect: int = 0
+    labelled: int = 0
+    reported: int = 0
+    right: int = 0
+    false_finds: int = 0
+    sure_wrong: int = 0
+    sets: int = 0
+    sets_rebuilt: int = 0
+    rack_right: int = 0
+    advised: int = 0
+    latencies_ms: list[float] = field(default_factory=list)
+    imperfect: list[str] = field(default_factory=list)
+
+    def add(self, case: Case, result: ScanResult, latency_ms: float) -> None:
+        found = result.found
+        partner = match_indices(found.centers, case.outlines)
+        of_found = {f: t for t, f in partner.items()}
+        ignored = {f for t, f in partner.items() if not case.counted[t]}
+        right = {f for t, f in partner.items() if case.counted[t] and found.labels[f] == case.labels[t]}
+        unmatched = [f for f in range(len(found)) if f not in of_found]
+        wrong = [f for f in range(len(found)) if f not in right and f not in ignored]
+        self.photos += 1
+        self.labelled += int(case.counted.sum())
+        self.reported += len(found) - len(ignored)
+        self.right += len(right)
+        self.false_finds += len(unmatched)
+        unsure = set(result.uncertain)
+        self.sure_wrong += sum(1 for f in wrong if f not in unsure)
+        if len(right) == int(case.counted.sum()) == len(found) - len(ignored):
+            self.perfect += 1
+        else:
+            self.imperfect.append(case.name)
+        scanned_sets = [frozenset(of_found.get(f, -1 - f) for f in s) for s in result.layout.sets]
+        all_right = [all(f in right for f in s) for s in result.layout.sets]
+        for truth in case.sets:
+            if not all(case.counted[t] for t in truth):
+                continue
+            self.sets += 1
+            wanted = frozenset(truth)
+            self.sets_rebuilt += any(s == wanted and ok for s, ok in zip(scanned_sets, all_right))
+        self.rack_right += _rack_right(case, result, of_found)
+        self.advised += bool(result.advice)
+        self.latencies_ms.append(latency_ms)
+
+    def row(self, name: str) -> dict[str, float | int | str]:
+        precision = self.right / self.reported if self.reported else 1.0
+        recall = self.right / self.labelled if self.labelled else 1.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        return {
+            "variant": name, "photos": self.photos, "tiles": self.labelled,
+            "precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
+            "perfect": self.perfect, "sets": self.sets, "sets_rebuilt": self.sets_rebuilt,
+            "rack_right": self.rack_right, "advised": self.advised,
+            "false_finds_per_100_photos": round(100 * self.false_finds / max(1, self.photos), 1),
+            "sure_wrong_per_200_tiles": round(200 * self.sure_wrong / max(1, self.labelled), 2),
+            "median_ms": round(statistics.median(self.latencies_ms), 1) if self.latencies_ms else 0.0,
+        }
+
+
+def _rack_right(case: Case, result: ScanResult, of_found: dict[int, int]) -> bool:
+    rack = result.layout.rack
+    if case.rack is None or not any(case.counted[t] for t in case.rack):
+        return rack is None
+    if rack is None:
+        return False
+    mapped = {of_found.get(f, -1 - f) for f in rack}
+    mapped = {t for t in mapped if t < 0 or case.counted[t]}
+    return mapped == {t for t in case.rack if case.counted[t]}
+
+
+# --- the photos --------------------------------------------------------------------------
+def real_cases(photos_dir: Path, manifest: Path, limit: int | None, split: str = "val") -> list[Case]:
+    from rummi.datasets.sessions import session_of
+
+    photos = labelled_photos(photos_dir, holdout_filter(manifest, split))
+    photos = sorted(photos, key=lambda p: session_of(p.image.name))
+    if limit:
+        photos = _spread(photos, limit)
+    cases = []
+    for photo in photos:
+        session = session_of(photo.image.name)
+        name = f"{session[0]}-{session[1]}"
+        labels = [reader_class(t) for t in photo.tiles]
+        outlines = [np.asarray(o, np.float32) for o in photo.outlines]
+        if session in RACK_PHOTOS:
+            sets, rack = [], list(range(len(labels)))
+        else:
+            sets, rack = _touching_chains(labels, outlines), None
+        cases.append(Case(name, load_image(photo.image), labels, outlines, np.ones(len(labels), bool), sets, rack))
+    return cases
+
+
+def _touching_chains(labels: list[str], outlines: list[np.ndarray]) -> list[list[int]]:
+    """The sets a table photo holds: chains of touching tiles the layout builds from the labels."""
+    if not labels:
+        return []
+    quads = np.stack([portrait_order(cv2.boxPoints(cv2.minAreaRect(o))) for o in outlines])
+    truth = TileDetections.from_corners(quads, np.ones(len(labels)))
+    truth = truth.with_reads(truth.corners, labels, np.ones(len(labels)))
+    return [s for s in lay_out(truth, "table").sets if len(s) >= MIN_SET_TILES]
+
+
+def _spread(items: list, count: int) -> list:
+    """``count`` items spread evenly over the list (every session keeps some)."""
+    if count >= len(items):
+        return items
+    picks = np.linspace(0, len(items) - 1, count).round().astype(int)
+    return [items[i] for i in sorted(set(picks.tolist()))]
+
+
+def generated_cases(printing: str, count: int) -> Iterator[Case]:
+    """Validation scenes of one print, rendered with drawn tiles only (no real tile pasted)."""
+    from rummi.datasets.synth.render import render_scene
+
+    made, index = 0, 0
+    while made < count:
+        scene = render_scene(SCENE_SEED, index).scene
+        index += 1
+        if scene.meta["printing"] != printing:
+            continue
+        made += 1
+        ok, data = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, int(scene.meta["jpeg_quality"])])
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else scene.image
+        labels = [reader_class(t.notation) for t in scene.tiles]
+        outlines = [np.asarray(t.quad, np.float32) for t in scene.tiles]
+        counted = np.array([t.visible_fraction >= MIN_COUNTED_FRACTION for t in scene.tiles], bool)
+        on_rack = [i for i, t in enumerate(scene.tiles) if t.on_rack]
+        yield Case(f"{scene.name}-{scene.meta['kind']}", image, labels, outlines, counted,
+                   [list(s) for s in scene.sets], on_rack or None)
+
+
+# --- the variants ------------------------------------------------------------------------
+Variant = Callable[[Case], Case]
+
+
+def _moved(case: Case, image: np.ndarray, matrix: np.ndarray) -> Case:
+    """The case with its picture replaced and its outlines carried by a 3x3 ``matrix``."""
+    outlines = [cv2.perspectiveTransform(o.reshape(-1, 1, 2), matrix).reshape(-1, 2) for o in case.outlines]
+    return Case(case.name, image, case.labels, outlines, case.counted.copy(), case.sets, case.rack)
+
+
+def _pixels(case: Case, image: np.ndarray) -> Case:
+    return Case(case.name, image, case.labels, case.outlines, case.counted, case.sets, case.rack)
+
+
+def rotated(quarters: int) -> Variant:
+    codes = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_COUNTERCLOCKWISE}
+
+    def turn(case: Case) -> Case:
+        h, w = case.image.shape[:2]
+        # pixel-edge coordinates; clockwise: (x, y) -> (h - y, x); 180: (w - x, h - y); 270: (y, w - x)
+        matrices = {1: [[0, -1, h], [1, 0, 0], [0, 0, 1]], 2: [[-1, 0, w], [0, -1, h], [0, 0, 1]],
+                    3: [[0, 1, 0], [-1, 0, w], [0, 0, 1]]}
+        return _moved(case, cv2.rotate(case.image, codes[quarters]), np.array(matrices[quarters], np.float64))
+    return turn
+
+
+def resized_to(long_side: int) -> Variant:
+    def resize(case: Case) -> Case:
+        h, w = case.image.shape[:2]
+        scale = long_side / max(h, w)
+        size = (round(w * scale), round(h * scale))
+        image = cv2.resize(case.image, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+        matrix = np.diag([size[0] / w, size[1] / h, 1.0])
+        return _moved(case, image, matrix)
+    return resize
+
+
+def jpeg(quality: int) -> Variant:
+    def compress(case: Case) -> Case:
+        ok, data = cv2.imencode(".jpg", case.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return _pixels(case, cv2.imdecode(data, cv2.IMREAD_COLOR))
+    return compress
+
+
+def gamma(value: float) -> Variant:
+    table = (255 * (np.arange(256) / 255.0) ** value).round().clip(0, 255).astype(np.uint8)
+    return lambda case: _pixels(case, cv2.LUT(case.image, table))
+
+
+def gains(blue: float, green: float, red: float) -> Variant:
+    factors = np.array([blue, green, red], np.float32)
+    return lambda case: _pixels(case, (case.image.astype(np.float32) * factors).round().clip(0, 255).astype(np.uint8))
+
+
+def motion_blur(length: int) -> Variant:
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length  # a horizontal shake
+    return lambda case: _pixels(case, cv2.filter2D(case.image, -1, kernel, borderType=cv2.BORDER_REFLECT))
+
+
+def tilted(degrees: float) -> Variant:
+    """The phone turned ``degrees`` about the photo's horizontal axis (the top recedes), seen
+    through a phone lens (horizontal field of view about 69 degrees), fitted back in the frame."""
+    def tilt(case: Case) -> Case:
+        h, w = case.image.shape[:2]
+        focal = (w / 2) / np.tan(np.radians(34.5))
+        k = np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1]])
+        a = np.radians(degrees)
+        rotation = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
+        matrix = k @ rotation @ np.linalg.inv(k)
+        frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32).reshape(-1, 1, 2)
+        moved = cv2.perspectiveTransform(frame, matrix).reshape(-1, 2)
+        x0, y0 = moved.min(axis=0)
+        x1, y1 = moved.max(axis=0)
+        scale = min(w / (x1 - x0), h / (y1 - y0))
+        fit = np.array([[scale, 0, -x0 * scale + (w - (x1 - x0) * scale) / 2],
+                        [0, scale, -y0 * scale + (h - (y1 - y0) * scale) / 2], [0, 0, 1]])
+        matrix = fit @ matrix
+        image = cv2.warpPerspective(case.image, matrix, (w, h), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        return _moved(case, image, matrix)
+    return tilt
+
+
+def cropped_half(case: Case) -> Case:
+    """The middle of the photo, half as wide and half as high: a close-up (tiles twice as big in
+    the frame). Tiles left with less than half their face inside are not counted."""
+    h, w = case.image.shape[:2]
+    x0, y0 = w // 4, h // 4
+    image = np.ascontiguousarray(case.image[y0:y0 + h // 2, x0:x0 + w // 2])
+    moved = _moved(case, image, np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64))
+    frame = np.array([[0, 0], [w // 2, 0], [w // 2, h // 2], [0, h // 2]], np.float32)
+    for i, outline in enumerate(moved.outlines):
+        hull = cv2.convexHull(outline.astype(np.float32))
+        area = abs(cv2.contourArea(hull))
+        inside, _ = cv2.intersectConvexConvex(hull, frame)
+        moved.counted[i] = area > 0 and inside >= MIN_COUNTED_FRACTION * area
+    return moved
+
+
+VARIANTS: dict[str, Variant] = {
+    "original": lambda case: case,
+    "rot-90": rotated(1),
+    "rot-180": rotated(2),
+    "rot-270": rotated(3),
+    "640px": resized_to(640),
+    "12MP": resized_to(4000),
+    "jpeg-25": jpeg(25),
+    "gamma-2.2": gamma(2.2),
+    "brightness-40%": gains(0.4, 0.4, 0.4),
+    "warm-cast": gains(0.55, 0.8, 1.0),
+    "motion-blur-9px": motion_blur(9),
+    "tilt-30": tilted(30.0),
+    "crop-half": cropped_half,
+}
+
+
+# --- running -----------------------------------------------------------------------------
+def run(scanner: Scanner, name: str, cases: Iterator[Case] | list[Case], total: int,
+        variant: Variant = VARIANTS["original"]) -> dict:
+    tally = Tally()
+    started = time.perf_counter()
+    for number, case in enumerate(cases, start=1):
+        changed = variant(case)
+        clock = time.perf_counter()
+        result = scanner.scan(changed.image)
+        tally.add(changed, result, (time.perf_counter() - clock) * 1000)
+        print(f"\r  {name:<18} {number}/{total}  {time.perf_counter() - started:5.0f} s", end="",
+              file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    row = tally.row(name)
+    row["imperfect"] = tally.imperfect
+    return row
+
+
+def print_table(rows: list[dict]) -> None:
+    print("| variant | photos | precision | recall | F1 | photos perfect | sets rebuilt | rack right "
+          "| false finds /100 photos | sure wrong /200 tiles | told to retake | median scan ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        sets = f"{r['sets_rebuilt']}/{r['sets']}" + (f" ({r['sets_rebuilt'] / r['sets']:.0%})" if r["sets"] else "")
+        print(f"| {r['variant']} | {r['photos']} | {r['precision']:.4f} | {r['recall']:.4f} | {r['f1']:.4f} "
+              f"| {r['perfect']}/{r['photos']} ({r['perfect'] / max(1, r['photos']):.0%}) | {sets} "
+              f"| {r['rack_right']}/{r['photos']} ({r['rack_right'] / max(1, r['photos']):.0%}) "
+              f"| {r['false_finds_per_100_photos']} | {r['sure_wrong_per_200_tiles']} "
+              f"| {r.get('advised', 0)}/{r['photos']} | {r['median_ms']} |")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=None, help="real photos per variant (spread over sessions)")
+    parser.add_argument("--scenes", type=int, default=40, help="generated scenes per print (0: none)")
+    parser.add_argument("--variants", default=",".join(VARIANTS),
+                        help=f"comma-separated, of: {', '.join(VARIANTS)}")
+    parser.add_argument("--real", type=Path, default=default_real_photos(),
+                        help="the shared labelled photos (default: $RUMMI_REAL_PHOTOS, else "
+                             "../shared/datasets/rummikub-photos beside the checkout)")
+    parser.add_argument("--manifest", type=Path, default=MANIFEST, help="held-out split (rummi dataset real)")
+    parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads per model (0: its default)")
+    parser.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
+    args = parser.parse_args()
+    chosen = [v.strip() for v in args.variants.split(",") if v.strip()]
+    unknown = [v for v in chosen if v not in VARIANTS]
+    if unknown:
+        parser.error(f"unknown variant(s) {', '.join(unknown)}; choose from {', '.join(VARIANTS)}")
+    if not args.manifest.is_file() or not args.real.is_dir():
+        parser.error(f"needs {args.manifest} (`rummi dataset real --out data/real`) and the photos at {args.real}")
+    load = os.getloadavg()[0]
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, load average {load:.1f}, "
+          f"Python {platform.python_version()}", file=sys.stderr)
+    scanner = Scanner.load(threads=args.threads or None)
+    cases = real_cases(args.real, args.manifest, args.limit)
+    print(f"{len(cases)} held-out real photos, {sum(int(c.counted.sum()) for c in cases)} tiles; "
+          f"{args.scenes} generated scenes per print", file=sys.stderr)
+    scanner.scan(cases[0].image)  # onnxruntime allocates on its first run
+    rows = [run(scanner, name, cases, len(cases), VARIANTS[name]) for name in chosen]
+    if args.scenes:
+        for printing in PRINTS:
+            rows.append(run(scanner, f"generated {printing}", generated_cases(printing, args.scenes), args.scenes))
+    print_table(rows)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

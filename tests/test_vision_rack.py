@@ -1,0 +1,63 @@
+"""A rack is tiles standing on a dark, colourless ledge: seen on real photos, not guessed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from rummi.vision.detections import TileDetections
+from rummi.vision.image_io import load_image
+from rummi.vision.rack import stands_on_a_ledge
+from rummi.vision.scanner import Scanner
+
+SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples" / "images"
+
+
+def upright(cx: float, cy: float, w: float = 40, h: float = 54) -> np.ndarray:
+    return np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2], [cx + w / 2, cy + h / 2],
+                     [cx - w / 2, cy + h / 2]], np.float32)
+
+
+def painted(ledge_bgr: tuple[int, int, int], table_bgr: tuple[int, int, int]) -> tuple[np.ndarray, TileDetections]:
+    """Three cream tiles on a ledge of one colour, on a table of another."""
+    image = np.full((200, 300, 3), table_bgr, np.uint8)
+    image[107:125, 20:280] = ledge_bgr
+    corners = np.stack([upright(x, 80) for x in (60, 150, 240)])
+    for quad in corners:
+        cv2.fillConvexPoly(image, quad.astype(np.int32), (196, 218, 228))
+    found = TileDetections.from_corners(corners, np.ones(3))
+    return image, found
+
+
+def test_tiles_on_a_black_ledge_stand_on_it() -> None:
+    image, found = painted((25, 25, 28), (180, 180, 180))
+    assert stands_on_a_ledge(image, found).all()
+
+
+def test_dark_brown_wood_or_a_light_cloth_is_no_ledge() -> None:
+    for colour in ((40, 70, 110), (150, 150, 150)):  # BGR: dark brown wood, grey cloth
+        image, found = painted(colour, colour)
+        assert not stands_on_a_ledge(image, found).any()
+
+
+def test_on_a_dark_grey_table_the_strip_under_a_tile_is_just_table() -> None:
+    image, found = painted((35, 35, 38), (35, 35, 38))
+    assert not stands_on_a_ledge(image, found).any()
+
+
+def test_the_same_rack_seen_from_across_the_table_still_stands_on_its_ledge() -> None:
+    image, found = painted((25, 25, 28), (180, 180, 180))
+    turned = cv2.rotate(image, cv2.ROTATE_180)
+    h, w = image.shape[:2]
+    corners = np.array([w, h], np.float32) - found.corners  # each still starts at its own top-left
+    assert stands_on_a_ledge(turned, TileDetections.from_corners(corners, np.ones(3))).all()
+
+
+def test_real_photos_rack_and_table() -> None:
+    scanner = Scanner.load()
+    rack = scanner.scan(load_image(SAMPLES / "rack-rummy4-87.jpg"))
+    assert rack.rack is not None and len(rack.rack) == len(rack.found) and rack.sets == []
+    for table in ("scatter-rummy-42.jpg", "sets-rummy-11.jpg", "loose-rummy3-29.jpg"):
+        assert scanner.scan(load_image(SAMPLES / table)).rack is None, table

@@ -1,0 +1,58 @@
+"""The robustness benchmark's photo variants carry the labels with the pixels, and its scoring
+counts what it says it counts (benchmarks/vision_robustness.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("vision_robustness", ROOT / "benchmarks" / "vision_robustness.py")
+robustness = importlib.util.module_from_spec(_spec)
+sys.modules["vision_robustness"] = robustness  # dataclasses look their module up
+_spec.loader.exec_module(robustness)  # type: ignore[union-attr]
+
+
+def bright_square_case() -> "robustness.Case":
+    """A dark photo with two bright squares, labelled by their outlines."""
+    image = np.full((300, 400, 3), 30, np.uint8)
+    outlines = []
+    for x0, y0 in ((60, 50), (250, 180)):
+        image[y0:y0 + 60, x0:x0 + 45] = 230
+        outlines.append(np.array([[x0, y0], [x0 + 45, y0], [x0 + 45, y0 + 60], [x0, y0 + 60]], np.float32))
+    return robustness.Case("two", image, ["r1", "k2"], outlines, np.ones(2, bool), [], None)
+
+
+@pytest.mark.parametrize("name", ["rot-90", "rot-180", "rot-270", "640px", "tilt-30", "crop-half"])
+def test_a_variant_moves_the_outlines_with_the_pixels(name: str) -> None:
+    changed = robustness.VARIANTS[name](bright_square_case())
+    bright = changed.image.max(axis=2) > 130
+    for outline, counted in zip(changed.outlines, changed.counted):
+        if not counted:
+            continue
+        mask = np.zeros(bright.shape, np.uint8)
+        cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], 1)
+        inside = bright[mask > 0].mean()
+        assert inside > 0.9, f"{name}: only {inside:.0%} of the labelled outline is the square"
+
+
+def test_crop_half_does_not_count_a_tile_mostly_outside() -> None:
+    changed = robustness.VARIANTS["crop-half"](bright_square_case())
+    # the square at (60, 50) lies left of and above the middle half; the one at (250, 180) three quarters in it
+    assert changed.image.shape[:2] == (150, 200)
+    assert changed.counted.tolist() == [False, True]
+
+
+def test_light_variants_change_only_pixels() -> None:
+    case = bright_square_case()
+    for name in ("gamma-2.2", "brightness-40%", "warm-cast", "jpeg-25", "motion-blur-9px"):
+        changed = robustness.VARIANTS[name](case)
+        assert changed.image.shape == case.image.shape
+        assert all(np.array_equal(a, b) for a, b in zip(changed.outlines, case.outlines))
+    warm = robustness.VARIANTS["warm-cast"](case).image[80, 80]
+    assert warm.tolist() == pytest.approx([230 * 0.55, 230 * 0.8, 230], abs=1)  # BGR: blue and green dimmed

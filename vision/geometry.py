@@ -1,0 +1,67 @@
+"""Tile geometry shared by training data and inference: corner order, crop size, the crop warp.
+
+The reader only reads well what it was taught on, so the crops cut when a dataset is written
+(``datasets/``) and the crops cut from a user's photo (``vision/reader.py``) must come from the
+*same* code: same corner order, same size, same resampling. This module is that code; both
+sides import it (a test cuts one tile both ways and compares the pixels).
+
+A tile's outline is four corners in pixels, ordered as the tile's own face reads: top-left,
+top-right, bottom-right, bottom-left of the upright tile (number at the top).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Size (w, h) of every reader crop: portrait, as real tiles are about 3:4.
+CROP_SIZE: tuple[int, int] = (72, 96)
+#: Two sides within this ratio count as equally long when telling the long side of a box.
+SQUARE_TOLERANCE = 1.02
+
+
+def warp_crop(image_bgr: np.ndarray, corners: np.ndarray, size: tuple[int, int] = CROP_SIZE) -> np.ndarray:
+    """The tile face as an upright ``size`` (w, h) crop; corners are TL, TR, BR, BL.
+
+    A tile much larger than the crop (a 12 MP photo, a close-up) is first warped at a whole
+    multiple of the crop size near its own size and then shrunk by area averaging, so fine
+    print does not alias into noise; a tile about crop-sized or smaller is warped directly.
+    """
+    w, h = size
+    corners = np.asarray(corners, np.float32).reshape(4, 2)
+    tile_w = float(np.linalg.norm(corners[1] - corners[0]))
+    factor = max(1, int(tile_w / w))
+    warp_w, warp_h = w * factor, h * factor
+    target = np.array([[0, 0], [warp_w - 1, 0], [warp_w - 1, warp_h - 1], [0, warp_h - 1]], np.float32)
+    matrix = cv2.getPerspectiveTransform(corners, target)
+    crop = cv2.warpPerspective(image_bgr, matrix, (warp_w, warp_h), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+    if factor > 1:
+        crop = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
+    return crop
+
+
+def portrait_order(corners: np.ndarray) -> np.ndarray:
+    """Order four corners as top-left, top-right, bottom-right, bottom-left of a tile standing
+    upright (long side vertical), the side nearer the photo's top taken as the top.
+
+    Corners may come in any order. They are sorted clockwise on screen; of the four starts, one
+    whose top and bottom edges (averaged) are not longer than its sides (within
+    ``SQUARE_TOLERANCE``, so a box seen nearly square may stand either way) and whose top edge
+    lies highest in the photo wins. Which way up the tile really is stays the reader's (or the
+    ink's) call: this only makes the order predictable.
+    """
+    corners = np.asarray(corners, np.float32).reshape(4, 2)
+    centre = corners.mean(axis=0)
+    # Image y points down, so increasing atan2 runs clockwise on screen.
+    ring = corners[np.argsort(np.arctan2(corners[:, 1] - centre[1], corners[:, 0] - centre[0]), kind="stable")]
+    best, best_score = ring, None
+    for start in range(4):
+        candidate = np.roll(ring, -start, axis=0)
+        across = (np.linalg.norm(candidate[1] - candidate[0]) + np.linalg.norm(candidate[2] - candidate[3])) / 2
+        along = (np.linalg.norm(candidate[3] - candidate[0]) + np.linalg.norm(candidate[2] - candidate[1])) / 2
+        top_y = float(candidate[0, 1] + candidate[1, 1]) / 2
+        score = (bool(across <= along * SQUARE_TOLERANCE), -top_y)
+        if best_score is None or score > best_score:
+            best, best_score = candidate, score
+    return best.astype(np.float32)

@@ -1,0 +1,93 @@
+"""Is this photo good enough to read? Blur and darkness, judged on the tiles' own faces.
+
+A shaken or dark photo is read wrongly with confidence (a 9 px motion blur reads 3, 6, 8 and 9
+as 5), so the scan says what to do instead ("hold steady", "more light") and marks its reads
+unsure. Both checks look only at the found tiles' faces, cut to the reader's crop size, never at
+the table: a tile face is the one thing every photo has in common (a plain cream or white
+plastic plate with a printed number), whatever the table, cloth or rack around it, and at crop
+size it does not matter how large the tile was in the photo.
+
+* **Sharpness**: the variance of the Laplacian of the face (shrunk to ``JUDGED_WIDTH`` pixels
+  wide, so a small photo's soft upsampled crop is not taken for blur), divided by the face's own
+  variance, so a low-contrast (dim, grey) face does not count as blurred either: fine detail's
+  share of the contrast.
+* **Brightness**: the face's plastic (its brighter pixels) in 0..255, after the camera's own
+  exposure: a tile face well lit reads about 200-240 whatever its print.
+
+The median over the tiles decides, so one tile in a shadow or at the edge does not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+#: Below this median sharpness the photo is too shaken or out of focus to read. On the
+#: training sessions' photos (``benchmarks/vision_quality.py``) the originals' 5th percentile
+#: is 7.2, at 640 px 4.6 (they still read 0.997); a 9 px motion blur has a median of 5.0 (read
+#: 0.84), 15 px 4.2 (read 0.55): the line catches the worst shaken photos, hardly a sharp one.
+MIN_SHARPNESS = 4.0
+#: Below this median plastic brightness (0..255) the photo is too dark to read: at 40 %
+#: brightness faces are 64-90 and still read 0.994; at 20 % they are 33-46 and read 0.33.
+MIN_BRIGHTNESS = 55.0
+HOLD_STEADY = "hold steady"
+MORE_LIGHT = "more light"
+#: Sharpness is judged with the face this many pixels wide: below the size of a tile in any
+#: photo worth reading, so a small photo's soft crop (upsampled) does not count as blur.
+JUDGED_WIDTH = 28
+#: Inner part of a crop that is face, not edge or table (fraction cut off each side).
+BORDER = 0.12
+
+
+@dataclass(frozen=True)
+class PhotoQuality:
+    """Medians over the tiles' faces, and what the user should change (empty: nothing)."""
+
+    sharpness: float
+    brightness: float
+    advice: tuple[str, ...] = ()
+
+    @property
+    def readable(self) -> bool:
+        return not self.advice
+
+
+def face_measures(crop_bgr: np.ndarray) -> tuple[float, float]:
+    """(sharpness, plastic brightness) of one upright tile crop."""
+    h, w = crop_bgr.shape[:2]
+    inner = crop_bgr[int(h * BORDER): h - int(h * BORDER), int(w * BORDER): w - int(w * BORDER)]
+    grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    small = cv2.resize(grey, (JUDGED_WIDTH, round(JUDGED_WIDTH * grey.shape[0] / grey.shape[1])),
+                       interpolation=cv2.INTER_AREA)
+    contrast = float(small.var())
+    detail = float(cv2.Laplacian(small, cv2.CV_32F, ksize=3).var())
+    sharpness = detail / (contrast + 25.0)  # +25 (a 5-level spread): a blank face is not "sharp"
+    brightness = float(np.percentile(grey, 75))
+    return sharpness, brightness
+
+
+def assess(crops: Sequence[np.ndarray], photo_bgr: np.ndarray | None = None) -> PhotoQuality:
+    """Judge a photo by its tiles' crops (``vision.geometry.warp_crop``).
+
+    With no tile found, only darkness can be told, from the photo itself: if even its
+    brightest parts are as dark as a dim tile face, nothing could have been seen.
+    """
+    if not len(crops):
+        if photo_bgr is None or not photo_bgr.size:
+            return PhotoQuality(sharpness=float("nan"), brightness=float("nan"))
+        step = max(1, max(photo_bgr.shape[:2]) // 256)
+        grey = cv2.cvtColor(np.ascontiguousarray(photo_bgr[::step, ::step]), cv2.COLOR_BGR2GRAY)
+        brightest = float(np.percentile(grey, 99))
+        advice = (MORE_LIGHT,) if brightest < MIN_BRIGHTNESS else ()
+        return PhotoQuality(sharpness=float("nan"), brightness=brightest, advice=advice)
+    measures = np.array([face_measures(c) for c in crops])
+    sharpness, brightness = (float(v) for v in np.median(measures, axis=0))
+    advice = []
+    if sharpness < MIN_SHARPNESS:
+        advice.append(HOLD_STEADY)
+    if brightness < MIN_BRIGHTNESS:
+        advice.append(MORE_LIGHT)
+    return PhotoQuality(sharpness, brightness, tuple(advice))
