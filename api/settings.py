@@ -46,10 +46,10 @@ class Settings(BaseSettings):
         description="Largest JSON request body.",
     )
     draft_megapixels: float = Field(
-        default=12.0,
+        default=16.0,
         gt=0,
-        description="A larger JPEG is decoded at 1/2, 1/4 or 1/8 of its size (JPEG draft), down to "
-        "about this many megapixels: the tiles stay readable and the decode costs a fraction.",
+        description="A larger JPEG is decoded at 1/2, 1/4 or 1/8 of its size (JPEG draft), the first "
+        "that fits in this many megapixels: tiles stay readable, the decode costs a fraction.",
     )
     decode_budget_mb: int = Field(
         default=256,

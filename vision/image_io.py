@@ -44,8 +44,8 @@ def load_image(
     """Decode a photo into an ``H x W x 3`` uint8 BGR array (OpenCV's order), upright per EXIF.
 
     ``draft_pixels``: a JPEG larger than this is decoded at 1/2, 1/4 or 1/8 of its size (the
-    JPEG decoder's draft mode, which skips the detail instead of decoding it), to no fewer
-    pixels than this. ``max_decode_bytes``: the memory the decode may take, estimated before it
+    JPEG decoder's draft mode, which skips the detail instead of decoding it): the first of
+    these that is no larger than ``draft_pixels`` (else 1/8). ``max_decode_bytes``: the memory the decode may take, estimated before it
     from the (drafted) size and the copies made on the way to BGR; a photo over it is refused.
     """
     data, name = _read_bytes(source)
@@ -66,7 +66,7 @@ def load_image(
                 )
             if draft_pixels is not None and picture.format == "JPEG" and width * height > draft_pixels:
                 scale = 1
-                while scale < 8 and width * height / (scale * 2) ** 2 >= draft_pixels:
+                while scale < 8 and width * height / scale**2 > draft_pixels:
                     scale *= 2
                 picture.draft("RGB", (width // scale, height // scale))
             if max_decode_bytes is not None:
