@@ -36,6 +36,7 @@ class GameRecords:
     def __init__(self, store: GameStore) -> None:
         self._store = store
         self._lock = threading.Lock()
+        self._editions: dict[int, str] = {}
 
     @classmethod
     def open(cls, url: str) -> GameRecords:
@@ -53,6 +54,17 @@ class GameRecords:
     def load(self, game_id: int) -> Game:
         with self._lock:
             return self._load(game_id)
+
+    def edition_of(self, game_id: int) -> str:
+        """The game's tile box (fixed at creation), to parse a request before the locked work;
+        remembered, so a turn post reads the game once, not twice."""
+        edition = self._editions.get(game_id)
+        if edition is None:
+            edition = self.load(game_id).edition
+            if len(self._editions) > 10_000:
+                self._editions.clear()
+            self._editions[game_id] = edition
+        return edition
 
     def list(self) -> list[GameSummary]:
         with self._lock:
