@@ -76,7 +76,11 @@ def browser(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture()
 def page(browser, api_server: Server):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    # bypass_csp: playwright's wait_for_function evaluates its string with eval(), which the
+    # page's Content-Security-Policy forbids; tests/test_api_page_csp.py runs the page under it.
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, bypass_csp=True
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
