@@ -19,7 +19,7 @@ from tests.api_server import DATA, Server, serving
 def impatient(tmp_path_factory: pytest.TempPathFactory) -> Server:
     workdir = tmp_path_factory.mktemp("rummi-impatient")
     with serving(workdir, f"sqlite:///{workdir / 'g.db'}", RUMMI_HEADER_TIMEOUT_S="1", RUMMI_BODY_IDLE_TIMEOUT_S="1",
-                 RUMMI_BODY_TIMEOUT_S="3", RUMMI_MAX_CONNECTIONS="20") as server:
+                 RUMMI_BODY_TIMEOUT_S="3", RUMMI_MAX_CONNECTIONS="20", RUMMI_KEEP_ALIVE_S="1") as server:
         yield server
 
 
@@ -54,6 +54,13 @@ def test_a_connection_that_sends_nothing_is_cut_off(impatient: Server) -> None:
     with connect(impatient) as sock:
         closed, _ = closed_within(sock, 5)
         assert closed
+
+
+def test_an_idle_keep_alive_connection_is_closed(impatient: Server) -> None:
+    with connect(impatient) as sock:
+        sock.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        closed, answer = closed_within(sock, 4)
+        assert closed and answer.startswith(b"HTTP/1.1 200")
 
 
 def test_a_body_that_stalls_is_a_408(impatient: Server) -> None:
