@@ -96,11 +96,12 @@ def load_image(
 
 
 def _decode_bytes(picture: Image.Image) -> int:
-    """Bytes a decode of ``picture`` holds at its peak: the decoded bands, the RGB copy and the
-    BGR array made from it."""
+    """Bytes a decode of ``picture`` holds at its peak: the decoded bands, the RGB copy, the
+    array made of it and the BGR array made from that (benchmarks/decode_memory.py measures a
+    40 MP decode at 534 MB, about 13 bytes a pixel)."""
     width, height = picture.size
     bands = max(len(picture.getbands()), 1)
-    return width * height * (bands + 3 + 3)
+    return width * height * (bands + 3 + 3 + 3)
 
 
 def save_image(path: str | Path, image_bgr: np.ndarray) -> None:
