@@ -81,6 +81,8 @@ class CorrectionStore:
             with self._locked():
                 if not (self.folder / "detect").exists():
                     prepare(self.folder)
+                    (self.folder / RECORDS).mkdir()
+                self._import_legacy_manifest()
                 records = self._records()
                 if len(records) >= self.max_count:
                     raise CorrectionsFullError(
@@ -151,7 +153,10 @@ class CorrectionStore:
         finish(self.folder, summaries, rows, MANIFEST_EXTRA)
 
     def _sweep(self) -> None:
-        """Remove staging folders of dead processes and the files of scenes never committed."""
+        """Remove staging folders of dead processes and the files of scenes never committed
+        (only in a folder kept with records: an older folder's files are never touched)."""
+        if not (self.folder / RECORDS).is_dir():
+            return
         live: set[str] = set()
         for staged in sorted((self.folder / STAGING).glob("*")) if (self.folder / STAGING).is_dir() else []:
             pid, _, name = staged.name.partition("-")
@@ -172,12 +177,19 @@ class CorrectionStore:
     def _import_legacy_manifest(self) -> None:
         """A folder written before records existed: make the records from its manifest, once."""
         manifest_path = self.folder / "manifest.json"
-        if (self.folder / RECORDS).exists() or not manifest_path.exists():
+        if (self.folder / RECORDS).exists():
             return
+        if not manifest_path.exists():
+            raise CorrectionsUnavailableError(
+                f"{self.folder} holds a dataset without manifest.json: move it away or restore the manifest"
+            )
         try:
             manifest = json.loads(manifest_path.read_text())
         except ValueError:
-            return  # a damaged manifest of the old layout: its scenes' files are swept
+            # A damaged manifest of the old layout: a person must look, nothing is overwritten.
+            raise CorrectionsUnavailableError(
+                f"{manifest_path} is damaged (written before saves were atomic): restore it or move the folder"
+            ) from None
         index = self.folder / "crops" / "index.csv"
         lines = index.read_text().splitlines() if index.exists() else []
         rows = [line for line in lines if line and line != CROP_INDEX_HEADER]
