@@ -164,14 +164,17 @@ class CorrectionStore:
                 live.add(name)
             else:
                 shutil.rmtree(staged, ignore_errors=True)
-        committed = set(self._records())
-        for path in list(self.folder.glob("*/images/*/*.jpg")) + list(self.folder.glob("*/labels/*/*.txt")) + list(
-            self.folder.glob("truth/*/*.json")
-        ):
-            if _scene_name(path.stem) not in committed | live:
+        keep = set(self._records()) | live
+        scene_files = [
+            *self.folder.glob("*/images/*/*.jpg"),
+            *self.folder.glob("*/labels/*/*.txt"),
+            *self.folder.glob("truth/*/*.json"),
+        ]
+        for path in scene_files:
+            if _scene_name(path.stem) not in keep:
                 path.unlink(missing_ok=True)
-        for path in self.folder.glob("crops/*/*/*.jpg"):
-            if _scene_name(path.stem.rpartition("_")[0]) not in committed | live:
+        for path in self.folder.glob("crops/*/*/*.jpg"):  # NAME_07.jpg
+            if _scene_name(path.stem.rpartition("_")[0]) not in keep:
                 path.unlink(missing_ok=True)
 
     def _import_legacy_manifest(self) -> None:
@@ -231,11 +234,12 @@ def _size(folder: Path) -> int:
 
 
 def _alive(pid: int) -> bool:
+    """Whether a process with this id runs (a staging folder of a live one is a save in progress)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
+    except PermissionError:  # it runs, as another user
         return True
     return True
 

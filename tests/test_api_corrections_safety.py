@@ -105,7 +105,7 @@ def test_kill_9_during_saves_never_damages_the_dataset(tmp_path: Path) -> None:
             savers = [threading.Thread(target=_saver, args=(server.url, stop)) for _ in range(2)]
             for saver in savers:
                 saver.start()
-            time.sleep(1.5 + 0.7 * round_)
+            time.sleep(1.0 + 0.5 * round_)
             server.process.kill()  # SIGKILL, mid-save
             server.process.wait()
             stop.set()

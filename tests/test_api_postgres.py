@@ -29,6 +29,7 @@ def drop_connections(database: str) -> None:
           database)
 
 
+@pytest.mark.slow
 def test_dropped_connections_are_replaced_and_health_tells_the_truth(tmp_path: Path) -> None:
     with fresh_postgres_database() as url, serving(tmp_path, url) as server, server.client() as client:
         database = url.rpartition("/")[2]
@@ -53,6 +54,7 @@ def test_dropped_connections_are_replaced_and_health_tells_the_truth(tmp_path: P
         assert len(client.get(f"/api/v1/games/{game['id']}").json()["turns"]) == 1
 
 
+@pytest.mark.slow
 def test_two_processes_on_one_database_never_see_half_a_turn(tmp_path: Path) -> None:
     """Writers on both processes, readers on both: every read is a whole game (never '4 turns
     stored but the counter says 3'), every refusal a 409 to retry, no turn lost or doubled."""

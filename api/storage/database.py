@@ -59,7 +59,7 @@ POSTGRESQL = Dialect("postgresql", "%s", "BIGINT GENERATED ALWAYS AS IDENTITY PR
 #: lock per process, so a few are plenty: one writer, health checks, readers).
 POOL_SIZE = 4
 #: Seconds to wait for a connection (a server that is down answers 503 after this, not never).
-CONNECT_TIMEOUT_S = 10
+CONNECT_TIMEOUT_S = 5
 
 
 class Transaction:
