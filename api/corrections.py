@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from rummi.api.errors import CorrectionsFullError, CorrectionsUnavailableError, FieldError
 from rummi.api.schemas import CorrectionLabels
 from rummi.datasets.scene import LabelledTile, Scene

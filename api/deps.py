@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import anyio
 import anyio.to_thread
 from fastapi import Depends, Request
-
 from rummi.api.access import Access
 from rummi.api.corrections import CorrectionStore
 from rummi.api.errors import ScansBusyError

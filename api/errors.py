@@ -20,12 +20,11 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
-
 from rummi.api.storage import DatabaseFailureError
 from rummi.engine.errors import ImpossibleStateError, NotationError, RummiError
 from rummi.vision.image_io import ImageError
 from rummi.vision.onnx_model import ModelError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger("rummi.api")
 

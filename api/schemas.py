@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
 from rummi.api.errors import FieldError
 from rummi.api.rule_bounds import check_overrides
 from rummi.engine.editions import Edition, get_edition
@@ -168,8 +167,10 @@ class ScanResponse(Model):
     rack: list[int] = Field(description="Tiles on a rack (empty when the photo shows none).")
     rack_found: bool
     uncertain: list[int] = Field(description="Tiles read with low confidence: worth a look.")
-    table: str = Field(description="The sets in notation.", examples=["r5 r6 r7 | b3 b4 b5 b6 b7"])
-    rack_text: str = Field(description="The rack in notation.", examples=["k12 J"])
+    table: list[list[str]] = Field(
+        description="The sets as tiles (unread tiles left out).", examples=[[["r5", "r6", "r7"], ["b3", "b4", "b5"]]]
+    )
+    rack_tiles: list[str] = Field(description="The rack as tiles (unread tiles left out).", examples=[["k12", "J"]])
     timings_ms: dict[str, float] = Field(description="Time spent finding, reading and laying out.")
 
     model_config = ConfigDict(
@@ -275,8 +276,10 @@ class HintRequest(WithRules):
 class HintOut(Passthrough):
     draw: bool = Field(description="No legal play: draw a tile (reason says why).")
     reason: str
-    play: str = Field(description="The rack tiles to play, in notation.", examples=["r8 J o9"])
-    table: str = Field(description="The whole table after the move.", examples=["r5 r6 r7 r8 J | k9 b9 o9"])
+    play: list[str] = Field(description="The rack tiles to play.", examples=[["r8", "J", "o9"]])
+    table: list[list[str]] = Field(
+        description="The whole table after the move, set by set.", examples=[[["r5", "r6", "r7", "r8", "J"], ["k9", "b9", "o9"]]]
+    )
     tiles_played: int
     value_played: int
     explanation: list[str] = Field(description="The move step by step, for a person.")
@@ -385,7 +388,7 @@ class GameOut(Passthrough):
     ending: dict[str, Any] | None
     finished: bool
     next_player: str
-    table: str = Field(description="The table the last turn left, in notation.")
+    table: list[list[str]] = Field(description="The table the last turn left, set by set.")
     join_code: str | None = Field(
         default=None,
         description="Lets a phone post turns to this game only (Authorization: Bearer CODE); "

@@ -15,7 +15,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from rummi import models
-from rummi.api.places import default_corrections_dir, default_database_url
+from rummi.places import default_corrections_dir, default_database_url
 
 #: Every JSON route lives under this prefix; a breaking change gets /api/v2 beside it.
 API_PREFIX = "/api/v1"

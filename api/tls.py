@@ -1,7 +1,7 @@
 """The self-signed certificate of `rummi serve --lan`: phones open the camera only on https.
 
 Made on first use with the ``cryptography`` package and kept in the user's data folder
-(:func:`api.places.tls_dir`), so a phone that accepted it once keeps trusting it. It names the
+(:func:`rummi.places.tls_dir`), so a phone that accepted it once keeps trusting it. It names the
 machine's LAN address, ``localhost`` and 127.0.0.1; at a venue where the machine gets another
 address, a new certificate is made for it.
 """

@@ -134,11 +134,10 @@ def format_sets(sets: Iterable[Sequence[Tile]]) -> str:
 
 
 # --- JSON form -----------------------------------------------------------------------------------
-# A tile is an object with its notation text and its parts, so a program can read either:
-#   {"text": "r7", "colour": "red", "number": 7}      {"text": "J", "joker": "plain"}
-#   {"text": "Jd", "joker": "double"}                  {"text": "Jr", "joker": "coloured", "colour": "red"}
-# A set is a list of tiles; a table is a list of sets. On input a tile may also be the bare text
-# ("r7"), and an object needs either "text" or its parts. See docs/notation.md.
+# One form everywhere (every command's --json, every endpoint): a tile is its notation string
+# ("r7", "J", "Jd", "Jr"), a set is a list of tiles, a table a list of sets. On input a tile may
+# also be an object with "text" or with its parts ({"colour": "red", "number": 7}), so programs
+# that spell tiles out are still understood. See docs/notation.md.
 
 _JOKER_NAMES = {
     JokerKind.PLAIN: "plain",
@@ -152,16 +151,9 @@ _JOKER_BY_NAME = {name: kind for kind, name in _JOKER_NAMES.items()}
 _COLOUR_BY_NAME = {c.label: c for c in COLOUR_LETTERS.values()} | {"yellow": COLOUR_LETTERS["y"]}
 
 
-def tile_to_json(tile: Tile) -> dict[str, object]:
-    """The JSON object for one tile (see the comment above for its shape)."""
-    out: dict[str, object] = {"text": str(tile)}
-    if tile.joker is not None:
-        out["joker"] = _JOKER_NAMES[tile.joker]
-    if tile.colour is not None:
-        out["colour"] = tile.colour.label
-    if tile.number is not None:
-        out["number"] = tile.number
-    return out
+def tile_to_json(tile: Tile) -> str:
+    """The JSON form of one tile: its notation string (``"r7"``, ``"J"``)."""
+    return str(tile)
 
 
 def tile_from_json(value: object, edition: Edition | str | None = None) -> Tile:
@@ -199,7 +191,7 @@ def _text_from_parts(value: dict) -> str:
     return f"{colour.letter}{number}"
 
 
-def sets_to_json(sets: Iterable[Sequence[Tile]]) -> list[list[dict[str, object]]]:
+def sets_to_json(sets: Iterable[Sequence[Tile]]) -> list[list[str]]:
     """A table (list of sets) in JSON form."""
     return [[tile_to_json(t) for t in s] for s in sets]
 

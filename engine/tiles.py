@@ -102,11 +102,11 @@ class Tile:
 
     # --- constructors -------------------------------------------------------------------
     @classmethod
-    def numbered(cls, colour: Colour, number: int) -> "Tile":
+    def numbered(cls, colour: Colour, number: int) -> Tile:
         return cls(number=number, colour=colour)
 
     @classmethod
-    def make_joker(cls, kind: JokerKind = JokerKind.PLAIN, colour: Colour | None = None) -> "Tile":
+    def make_joker(cls, kind: JokerKind = JokerKind.PLAIN, colour: Colour | None = None) -> Tile:
         return cls(joker=kind, colour=colour)
 
     # --- questions ----------------------------------------------------------------------

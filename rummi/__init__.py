@@ -8,7 +8,9 @@ One import namespace over the repository's top-level folders (see ``pyproject.to
 * :mod:`rummi.datasets` -- scene generator and dataset tools (``datasets/``);
 * :mod:`rummi.api` -- the command line, the service and the page (``api/``).
 
-Importing ``rummi`` imports none of them, so ``rummi --version`` stays instant.
+Beside the version, :mod:`rummi.places` says where every part keeps its files (the user's data
+and cache folders). Importing ``rummi`` imports none of the parts, so ``rummi --version`` stays
+instant.
 """
 
 __version__ = "0.2.0"

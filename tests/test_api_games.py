@@ -31,7 +31,7 @@ def new_game(client: httpx.Client, *players: str, **rules: object) -> dict:
 
 def test_a_game_from_first_turn_to_score(client: httpx.Client) -> None:
     game = new_game(client, "Ann", "Bob")
-    assert game["next_player"] == "Ann" and game["table"] == "" and not game["finished"]
+    assert game["next_player"] == "Ann" and game["table"] == [] and not game["finished"]
 
     opening = client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"}).json()
     assert opening["turn"]["verdict"]["status"] == "legal"

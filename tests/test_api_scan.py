@@ -60,13 +60,13 @@ def test_a_table_photo_is_read_tile_by_tile(client: httpx.Client) -> None:
     # Chains of three or more touching tiles are sets; the lone pair o7 r7 is taken for a rack.
     assert same_sets(read_sets(result), [s for s in truth if len(s) >= 3])
     assert result["rack_found"] is True
-    assert sorted(result["rack_text"].split()) == ["o7", "r7"]
+    assert sorted(result["rack_tiles"]) == ["o7", "r7"]
     for tile in result["tiles"]:
         assert len(tile["corners"]) == 4
         assert all(-50 <= x <= 1050 and -50 <= y <= 800 for x, y in tile["corners"])
         assert 0 <= tile["confidence"] <= 1
     # The notation of the table agrees with the indexed sets.
-    assert sorted(result["table"].split(" | ")) == sorted(" ".join(s) for s in read_sets(result))
+    assert sorted(result["table"]) == sorted(read_sets(result))
 
 
 def test_every_set_counts_when_the_photo_is_a_table(client: httpx.Client) -> None:
@@ -92,7 +92,7 @@ def test_a_misread_tile_is_flagged_as_unsure(client: httpx.Client) -> None:
 def test_a_rack_photo(client: httpx.Client) -> None:
     result = scan(client, "rack.jpg", layout="rack")
     assert result["sets"] == [] and result["rack_found"] is True
-    assert sorted(result["rack_text"].split()) == sorted(TRUTH["rack.jpg"]["rack"])
+    assert sorted(result["rack_tiles"]) == sorted(TRUTH["rack.jpg"]["rack"])
 
 
 def test_a_phone_photo_stored_sideways_is_read_upright(client: httpx.Client) -> None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from rummi.api.app import create_app
+from rummi.api.routers.photos import PHOTO_TYPES
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation.modes import GenerationMode
 
-from rummi.api.app import create_app
-from rummi.api.routers.photos import PHOTO_TYPES
 from tests.api_server import Server
 
 # In negative mode schemathesis may send the whole body as one of the photo part's content

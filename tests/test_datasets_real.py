@@ -11,7 +11,6 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from rummi.api.cli import main
 from rummi.datasets.check import check_dataset
 from rummi.datasets.errors import DatasetError

@@ -9,7 +9,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-
 from rummi.api.cli import main
 from rummi.datasets.check import check_dataset
 from rummi.datasets.classes import tile_class_index

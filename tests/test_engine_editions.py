@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from rummi.engine.editions import EDITIONS, get_edition, inventory_problems
 from rummi.engine.errors import ImpossibleStateError, RummiError
 from rummi.engine.notation import parse_tile, parse_tiles

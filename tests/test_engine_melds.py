@@ -14,7 +14,6 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from rummi.engine.editions import EDITIONS, Edition, get_edition
 from rummi.engine.melds import SetKind, classify, is_valid_set, set_value
 from rummi.engine.notation import parse_tile, parse_tiles

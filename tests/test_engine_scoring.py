@@ -7,7 +7,6 @@ bank-empty example under all three formulas, and the Polish guide's table with i
 from __future__ import annotations
 
 import pytest
-
 from rummi.engine.errors import ImpossibleStateError, RummiError
 from rummi.engine.notation import parse_tiles
 from rummi.engine.rules import get_rules

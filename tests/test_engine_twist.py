@@ -7,7 +7,6 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from rummi.engine.editions import get_edition
 from rummi.engine.melds import SetKind, classify
 from rummi.engine.notation import parse_tiles

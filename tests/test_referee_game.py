@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
 from rummi.engine.errors import RummiError
 from rummi.engine.game import Game
-from rummi.engine.referee.never_opened import could_have_opened
 from rummi.engine.notation import parse_sets, parse_tiles
+from rummi.engine.referee.never_opened import could_have_opened
 from rummi.engine.scoring import NotOpened
 
 

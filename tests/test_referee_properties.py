@@ -6,7 +6,6 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from rummi.engine.editions import STANDARD
 from rummi.engine.referee import Code, Status, judge_turn
 from rummi.engine.tiles import JOKER, Colour, Tile

@@ -18,7 +18,7 @@ def test_hint_prints_the_play_and_the_new_table(capsys):
 def test_hint_json(capsys):
     assert main(["hint", "--rack", "k10 b10 r10 o2", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer["play"] == "k10 b10 r10" and answer["opening_value"] == 30 and not answer["draw"]
+    assert answer["play"] == ["k10", "b10", "r10"] and answer["opening_value"] == 30 and not answer["draw"]
 
 
 def test_draw_exits_1_and_says_why(capsys):

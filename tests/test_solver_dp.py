@@ -8,15 +8,15 @@ conserved, played tiles from the rack).
 from __future__ import annotations
 
 import pytest
-
-from benchmarks.positions import CLASSES, deal, small_deal
-from benchmarks.solver_reference import audit
 from rummi.engine.editions import get_edition
 from rummi.engine.notation import parse_sets, parse_tiles
 from rummi.engine.rules import get_rules
 from rummi.engine.solver import dp, solve
 from rummi.engine.solver.position import Position, RuleView
 from rummi.engine.solver.turn import Objective, solve_turn
+
+from benchmarks.positions import CLASSES, deal, small_deal
+from benchmarks.solver_reference import audit
 
 FREE = dict(freed_joker_in_new_set=False, freed_joker_min_own_tiles=0, joker_free_by_rearranging=True)
 

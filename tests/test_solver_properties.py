@@ -6,11 +6,11 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rummi.engine.rules import get_rules
+from rummi.engine.solver import solve
 
 from benchmarks.positions import small_deal
 from benchmarks.solver_reference import audit
-from rummi.engine.rules import get_rules
-from rummi.engine.solver import solve
 
 PRESETS = [
     "pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "pagat_sabra", "strict_group_1980",

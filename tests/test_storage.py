@@ -21,7 +21,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from rummi.api.storage import GameStore, StorageError, game_from_json, game_to_json, score_sheet_csv
 from rummi.engine.errors import RummiError
 from rummi.engine.game import Game

@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-
 from rummi.engine.errors import RummiError
 from rummi.vision.image_io import ImageError, load_image, save_image
 

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from rummi.vision.detections import TileDetections
 from rummi.vision.layout import lay_out
 

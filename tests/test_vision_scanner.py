@@ -9,7 +9,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-
 from rummi.api.cli import main as rummi
 from rummi.engine.notation import parse_tile
 from rummi.vision.evaluation import evaluate, labelled_photos

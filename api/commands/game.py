@@ -8,7 +8,7 @@
     rummi game export 1 --format json          # the whole record
     rummi game export 1 2 3 --format csv       # the score sheet of several games
 
-Games are kept in ``--db`` (default ``$RUMMI_DATABASE_URL``, else ``sqlite:///rummi.db``); a
+Games are kept in ``--db`` (default ``$RUMMI_DATABASE_URL``, else ``rummi.db`` in the user's data folder); a
 ``postgresql://`` URL works too. ``turn`` exits like ``rummi referee``: 0 legal, 1 illegal,
 3 undecided; every command exits 2 on bad input.
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rummi.api.commands._common import (
     add_game_end_arguments,
@@ -28,11 +29,13 @@ from rummi.api.commands._common import (
     rules_from_args,
 )
 from rummi.api.commands.referee import EXIT_LEGAL
-from rummi.api.storage import GameStore, game_to_json, score_sheet_csv
 from rummi.engine.errors import RummiError
-from rummi.engine.game import Game, Turn
 from rummi.engine.notation import format_sets
 from rummi.engine.referee.seen import Side, parse_seen
+
+if TYPE_CHECKING:  # the storage (SQLite, psycopg) is loaded only when a game command runs
+    from rummi.api.storage import GameStore
+    from rummi.engine.game import Turn
 
 _EXIT = {"legal": 0, "illegal": 1, "uncertain": 3}
 
@@ -79,17 +82,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _action(actions: argparse._SubParsersAction, name: str, help_text: str) -> argparse.ArgumentParser:
     parser = actions.add_parser(name, help=help_text, description=help_text)
-    parser.add_argument("--db", help="database URL (default $RUMMI_DATABASE_URL or sqlite:///rummi.db)")
+    parser.add_argument("--db", help="database URL (default $RUMMI_DATABASE_URL, else rummi.db in the user's data folder)")
     parser.set_defaults(func=handle)
     return parser
 
 
 def handle(args: argparse.Namespace) -> int:
+    from rummi.api.storage import GameStore
+
     with GameStore.open(args.db) as store:
         return _HANDLERS[args.action](args, store)
 
 
 def _new(args: argparse.Namespace, store: GameStore) -> int:
+    from rummi.engine.game import Game
+
     rules = rules_from_args(args)
     game_id = store.create(Game(players=tuple(args.players), rules=rules))
     print(game_id)
@@ -176,6 +183,8 @@ def _list(args: argparse.Namespace, store: GameStore) -> int:
 
 
 def _export(args: argparse.Namespace, store: GameStore) -> int:
+    from rummi.api.storage import game_to_json, score_sheet_csv
+
     games = [store.load(i) for i in args.games]
     if args.format == "json":
         if len(games) != 1:

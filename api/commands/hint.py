@@ -12,7 +12,10 @@ import argparse
 
 from rummi.api.commands._common import add_rules_arguments, json_errors, print_json, rules_from_args
 from rummi.engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
-from rummi.engine.solver import Objective, solve
+
+#: The solver's objectives (rummi.engine.solver.Objective), spelt out so that building the
+#: parser does not import the solver (numba, SciPy: over a second).
+OBJECTIVES = ("tiles", "value")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,8 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--edition", default=None, help="tile box (default: the preset's edition)")
     parser.add_argument(
         "--objective",
-        choices=[o.value for o in Objective],
-        default=Objective.TILES.value,
+        choices=OBJECTIVES,
+        default=OBJECTIVES[0],
         help="most tiles (ties: most points) or most points (ties: most tiles)",
     )
     parser.add_argument("--json", action="store_true", help="print the answer as JSON")
@@ -40,11 +43,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 @json_errors
 def handle(args: argparse.Namespace) -> int:
+    from rummi.api.solver_warmup import prepare_for_command_line
+    from rummi.engine.solver import solve
+
+    compiled = prepare_for_command_line()
     rules = rules_from_args(args)
     edition = args.edition or rules.edition
     table = parse_sets(args.table, edition)
     rack = parse_tiles(args.rack, edition)
-    hint = solve(table, rack, opened=args.opened, edition=edition, rules=rules, objective=args.objective)
+    hint = solve(
+        table, rack, opened=args.opened, edition=edition, rules=rules, objective=args.objective, compiled=compiled
+    )
     if args.json:
         print_json(hint.to_dict())
     elif hint.is_draw:

@@ -15,10 +15,9 @@ import argparse
 
 from rummi.api.commands._common import add_rules_arguments, json_errors, print_json, rules_from_args
 from rummi.engine.errors import RummiError
-from rummi.engine.referee import judge_turn
-from rummi.engine.rules import PRESETS
 from rummi.engine.referee.seen import Side, parse_seen
 from rummi.engine.referee.verdicts import Status, TurnVerdict
+from rummi.engine.rules import PRESETS
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_UNCERTAIN = 0, 1, 2, 3
 _EXIT = {Status.LEGAL: EXIT_LEGAL, Status.ILLEGAL: EXIT_ILLEGAL, Status.UNCERTAIN: EXIT_UNCERTAIN}
@@ -62,6 +61,8 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _judge(args: argparse.Namespace, rules, edition: str) -> TurnVerdict:
+    from rummi.engine.referee.judge import judge_turn  # the rules of every set: only when judging
+
     if args.before is None or args.after is None:
         raise RummiError('give --before and --after (use --before "" for an empty table)')
     if args.seconds is not None and args.seconds < 0:
@@ -83,8 +84,10 @@ def _judge(args: argparse.Namespace, rules, edition: str) -> TurnVerdict:
 
 
 def _could_open(args: argparse.Namespace, rules, edition: str) -> int:
-    from rummi.engine.referee.never_opened import could_have_opened  # loads the solver (SciPy) only when asked
     from rummi.engine.notation import parse_tiles
+    from rummi.engine.referee.never_opened import (
+        could_have_opened,  # loads the solver (SciPy) only when asked
+    )
 
     if args.rack is None:
         raise RummiError("--could-open needs --rack")

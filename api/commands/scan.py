@@ -18,7 +18,9 @@ import json
 import sys
 from pathlib import Path
 
-from rummi.vision.layout import LAYOUT_KINDS
+#: What a photo may show (rummi.vision.layout.LAYOUT_KINDS; spelt out so that building the
+#: parser does not import OpenCV).
+LAYOUT_KINDS = ("auto", "table", "rack")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

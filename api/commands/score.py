@@ -20,8 +20,8 @@ from rummi.api.commands._common import (
     print_json,
     rules_from_args,
 )
-from rummi.engine.errors import RummiError
 from rummi.api.presets_doc import presets_markdown
+from rummi.engine.errors import RummiError
 from rummi.engine.rules import DEFAULT_PRESET, PRESETS
 from rummi.engine.scoring import score_game
 

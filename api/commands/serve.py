@@ -45,15 +45,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def handler(args: argparse.Namespace) -> int:
     # Imported here so that `rummi validate` and friends do not pay for loading the web stack.
     import uvicorn
-
     from rummi.api.access import is_loopback
     from rummi.api.app import create_app
     from rummi.api.game_records import GameRecords
-    from rummi.api.places import tls_dir
     from rummi.api.routers.meta import join_url
     from rummi.api.settings import Settings
     from rummi.api.slow_clients import GuardedH11Protocol
     from rummi.api.tls import ensure_certificate, lan_address
+
+    from rummi.places import tls_dir
 
     if not 0 < args.port < 65536:
         raise ValueError(f"--port {args.port}: not a TCP port (1-65535)")

@@ -16,7 +16,12 @@ import shlex
 import sys
 from pathlib import Path
 
-from rummi.vision.onnx_model import default_models_dir
+from rummi.engine.errors import RummiError
+
+#: Trained models land here unless --out says otherwise: in the folder the command runs in,
+#: never over the shipped weights (which may sit in a read-only site-packages). Copy a model
+#: into models/ to ship it.
+TRAINED_DIR = Path("trained")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detector.add_argument("--batch", type=int, default=16)
     detector.add_argument("--architecture", default=None, help="ultralytics model yaml (default yolov8n[-obb])")
     detector.add_argument("--name", default="tile-finder", help="run folder under runs/")
-    _common(detector, default_models_dir() / "tile-finder")
+    _common(detector, TRAINED_DIR / "tile-finder")
     detector.set_defaults(func=_train_detector)
 
     reader = which.add_parser("reader", help="the crop classifier: tile and which way up")
@@ -53,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "through jittered boxes, like the finder's (repeatable)")
     reader.add_argument("--epoch-size", type=int, default=3000,
                         help="crops drawn per epoch, each --data folder weighing the same")
-    _common(reader, default_models_dir() / "tile-reader")
+    _common(reader, TRAINED_DIR / "tile-reader")
     reader.set_defaults(func=_train_reader)
 
 
@@ -61,6 +66,18 @@ def _common(parser: argparse.ArgumentParser, out: Path) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (2 only on an idle machine)")
     parser.add_argument("--out", type=Path, default=out, help=f"model folder to write (default {out})")
+
+
+def _need(*packages: str) -> None:
+    """Training's packages are an extra (several GB); say how to get them, not a traceback."""
+    import importlib.util
+
+    missing = [p for p in packages if importlib.util.find_spec(p) is None]
+    if missing:
+        raise RummiError(
+            f"training needs {', '.join(missing)}: pip install 'rummi[train]' "
+            "(in a checkout: make train-venv, then .venv-train/bin/rummi train ...)"
+        )
 
 
 def _command_line() -> str:
@@ -71,10 +88,9 @@ def _train_detector(args: argparse.Namespace) -> int:
     for data in args.data:
         if not data.is_file():
             raise FileNotFoundError(f"{data}: no such data.yaml (make one with `rummi dataset`)")
-    try:
-        from rummi.vision.training.detector import train_detector
-    except ImportError as error:
-        raise OSError(f"training needs torch and ultralytics (`make train-venv`): {error}") from None
+    _need("torch", "ultralytics", "onnx")
+    from rummi.vision.training.detector import train_detector
+
     record = train_detector(args.data, args.out, extra_images=args.extra_images, init=args.init, lr0=args.lr0,
                             task=args.task, epochs=args.epochs, imgsz=args.imgsz,
                             batch=args.batch, seed=args.seed, threads=args.threads,
@@ -87,10 +103,9 @@ def _train_reader(args: argparse.Namespace) -> int:
     for folder in args.data:
         if not (folder / "train").is_dir():
             raise FileNotFoundError(f"{folder}: expected train/ and val/ class folders (make them with `rummi dataset`)")
-    try:
-        from rummi.vision.training.reader import train_reader
-    except ImportError as error:
-        raise OSError(f"training needs torch (`make train-venv`): {error}") from None
+    _need("torch", "onnx")
+    from rummi.vision.training.reader import train_reader
+
     record = train_reader(args.data, args.out, epochs=args.epochs, batch=args.batch, seed=args.seed,
                           threads=args.threads, epoch_size=args.epoch_size, scenes=args.scenes,
                           command=_command_line())

@@ -12,7 +12,6 @@ import argparse
 from rummi.api.commands._common import json_errors, parse_named_racks, print_json
 from rummi.engine.editions import EDITIONS, get_edition
 from rummi.engine.notation import parse_sets
-from rummi.engine.table import validate_table
 
 EXIT_OK, EXIT_INVALID = 0, 1
 
@@ -38,6 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 @json_errors
 def handle(args: argparse.Namespace) -> int:
+    from rummi.engine.table import validate_table  # every set's rules: only when checking
+
     edition = get_edition(args.edition)
     sets = parse_sets(args.table, edition)
     racks = parse_named_racks(args.rack, edition)

@@ -10,7 +10,6 @@ from typing import Annotated
 import anyio.to_thread
 from fastapi import APIRouter, Header, Path, Query, Response
 from pydantic import Field
-
 from rummi.api.access import Access
 from rummi.api.deps import AccessDep, GamesDep
 from rummi.api.errors import FieldError
@@ -29,7 +28,7 @@ from rummi.api.schemas import (
 )
 from rummi.engine.errors import RummiError
 from rummi.engine.game import Game, Turn
-from rummi.engine.notation import format_sets
+from rummi.engine.notation import sets_to_json
 
 router = APIRouter(
     prefix="/games", tags=["games"], responses={**ERRORS, 404: {"description": "No such game."}}
@@ -60,7 +59,7 @@ def game_out(game: Game, access: Access) -> GameOut:
         **data,
         finished=game.finished,
         next_player=game.next_player,
-        table=format_sets(game.table),
+        table=sets_to_json(game.table),
         join_code=None if game.id is None else access.join_code(game.id),
     )
 

@@ -8,14 +8,14 @@ import anyio.to_thread
 import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-
-from rummi import __version__
 from rummi.api.deps import AccessDep, GamesDep, InferenceDep, SettingsDep
 from rummi.api.schemas import EditionInfo, Health, JoinOut, PresetInfo
 from rummi.api.settings import API_VERSION
 from rummi.api.storage import DatabaseFailureError
 from rummi.engine.editions import EDITIONS
 from rummi.engine.rules import PRESETS
+
+from rummi import __version__
 
 router = APIRouter(tags=["meta"])
 

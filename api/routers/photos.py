@@ -13,13 +13,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import numpy as np
 from fastapi import APIRouter, File, Form, Query, UploadFile
 from pydantic import ValidationError
-
 from rummi.api.deps import CorrectionsDep, InferenceDep, SettingsDep
 from rummi.api.errors import FieldError, UnsupportedMediaError
 from rummi.api.schemas import ERRORS, CorrectionLabels, CorrectionSaved, ScanResponse
 from rummi.api.settings import Settings
 from rummi.engine.errors import RummiError
-from rummi.engine.notation import format_tiles
 from rummi.vision.image_io import load_image
 
 if TYPE_CHECKING:  # the scanner (onnxruntime) loads on the first scan, not with the app
@@ -112,8 +110,8 @@ def scan_response(result: ScanResult, width: int, height: int) -> ScanResponse:
         rack=rack,
         rack_found=result.layout.rack is not None,
         uncertain=shown["uncertain"],
-        table=" | ".join(format_tiles([t for t in s if t is not None]) for s in result.sets),
-        rack_text=format_tiles([t for t in rack_tiles if t is not None]),
+        table=[[str(t) for t in s if t is not None] for s in result.sets],
+        rack_tiles=[str(t) for t in rack_tiles if t is not None],
         timings_ms={k: round(v, 1) for k, v in result.timings_ms.items()},
     )
 

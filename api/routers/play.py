@@ -8,7 +8,6 @@ runs in a worker thread so it never stalls other requests.
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-
 from rummi.api.deps import InferenceDep
 from rummi.api.schemas import (
     ERRORS,
@@ -59,7 +58,7 @@ async def hint(request: HintRequest, inference: InferenceDep, http: Request) -> 
     edition, rules = request.resolved()
     table = parse_field_sets("table", request.table, edition)
     rack = parse_field_tiles("rack", request.rack, edition)
-    # Until the compiled kernel is ready (api.warmup), the solver's other routes answer.
+    # Until the compiled kernel is ready (api/solver_warmup.py), the solver's other routes answer.
     compiled = http.app.state.warmup.ready
 
     def work() -> HintOut:

@@ -69,7 +69,7 @@ async function rackMode() {
     rules: rulesChoice(),
   });
   const played = new Map();
-  for (const tile of hint.play.split(" ").filter(Boolean)) played.set(tile, (played.get(tile) || 0) + 1);
+  for (const tile of hint.play) played.set(tile, (played.get(tile) || 0) + 1);
   // Outline on the picture the rack tiles the move plays (each copy once).
   for (const i of state.scan.rack) {
     const label = state.scan.tiles[i].tile;
@@ -84,12 +84,12 @@ async function rackMode() {
     return;
   }
   box.append(el("p", { class: "verdict ok" }, `Play ${hint.tiles_played} tile${hint.tiles_played === 1 ? "" : "s"} (${hint.value_played} points)`));
-  box.append(el("p", {}, "Play: ", tilesText(hint.play)));
+  box.append(el("p", {}, "Play: ", tilesText(hint.play.join(" "))));
   const steps = el("ol");
   for (const line of hint.explanation) steps.append(el("li", {}, line));
   if (hint.explanation.length) box.append(steps);
-  box.append(el("p", {}, "Table after: ", tilesText(hint.table)));
-  say(`Best move: ${hint.play} (outlined in purple).`);
+  box.append(el("p", {}, "Table after: ", tilesText(hint.table.map(set => set.join(" ")).join(" | "))));
+  say(`Best move: ${hint.play.join(" ")} (outlined in purple).`);
 }
 
 // ---- end of game: each loser's rack, the score, the running sheet --------------------------------

@@ -226,7 +226,7 @@ def _open_postgresql(url: str) -> Any:
         import psycopg
         from psycopg_pool import ConnectionPool
     except ImportError:  # pragma: no cover - psycopg is in the pinned requirements
-        raise StorageError("PostgreSQL needs psycopg: pip install 'psycopg[binary]' psycopg-pool") from None
+        raise StorageError("PostgreSQL needs psycopg and psycopg-pool: pip install 'rummi[postgres]'") from None
     pool = ConnectionPool(
         url,
         min_size=1,

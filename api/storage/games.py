@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from rummi.api.places import default_database_url
 from rummi.api.storage.database import Database, StorageError, Transaction
 from rummi.engine.game import Ending, Game, Turn, rules_from_dict
+
+from rummi.places import default_database_url
 
 #: The tables of the record, version by version. A database at version N gets the steps after
 #: N, in order, in one transaction with the new version number, so every process that opens it
@@ -108,7 +109,7 @@ class GameStore:
     @classmethod
     def open(cls, url: str | None = None) -> GameStore:
         """Open (and on first use create) the store at ``url``, else ``$RUMMI_DATABASE_URL``,
-        else ``games.db`` in the user's data folder (:func:`api.places.default_database_url`)."""
+        else ``games.db`` in the user's data folder (:func:`rummi.places.default_database_url`)."""
         return cls(Database.open(url or os.environ.get("RUMMI_DATABASE_URL") or default_database_url()))
 
     def close(self) -> None:

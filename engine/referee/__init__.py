@@ -9,19 +9,35 @@ One job a module, in the order a turn is judged:
 * :mod:`~rummi.engine.referee.verdicts` -- violations, doubts and the preset's consequence;
 * :mod:`~rummi.engine.referee.never_opened` -- could a player who never opened have opened
   (loads the solver, so it is imported only when asked).
+
+The names below are imported on first use (see :mod:`rummi.engine.lazy`).
 """
 
-from rummi.engine.referee.judge import judge_turn
-from rummi.engine.referee.seen import Side, Spot, parse_seen
-from rummi.engine.referee.verdicts import (
-    Code,
-    Consequence,
-    Doubt,
-    Penalty,
-    Status,
-    TurnVerdict,
-    Violation,
-)
+from typing import TYPE_CHECKING
+
+from rummi.engine.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from rummi.engine.referee.judge import judge_turn
+    from rummi.engine.referee.seen import Side, Spot, parse_seen
+    from rummi.engine.referee.verdicts import (
+        Code,
+        Consequence,
+        Doubt,
+        Penalty,
+        Status,
+        TurnVerdict,
+        Violation,
+    )
+
+_HOME = {
+    "judge_turn": "rummi.engine.referee.judge",
+    **dict.fromkeys(("Side", "Spot", "parse_seen"), "rummi.engine.referee.seen"),
+    **dict.fromkeys(
+        ("Code", "Consequence", "Doubt", "Penalty", "Status", "TurnVerdict", "Violation"),
+        "rummi.engine.referee.verdicts",
+    ),
+}
 
 __all__ = [
     "Code",
@@ -36,3 +52,4 @@ __all__ = [
     "judge_turn",
     "parse_seen",
 ]
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _HOME)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from rummi.engine.melds import classify
 from rummi.engine.solver import dp_kernel as kernel
-from rummi.engine.solver.position import ANY, Position
+from rummi.engine.solver.position import ANY, Position, RuleView
 from rummi.engine.solver.turn import Objective, TurnAnswer, criterion_weights
 from rummi.engine.tiles import Tile
 
@@ -67,6 +67,24 @@ BEAM = 100
 BEAM_RETRY = 1_000
 
 
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel function by solving a few turns.
+
+    Both routes (a small table, one past :data:`MAX_TILES`) and both objectives, so that no
+    later hint meets a function still to compile. Safe to call from a background thread while
+    other threads solve with ``compiled=False``.
+    """
+    from rummi.engine.notation import parse_sets, parse_tiles
+
+    runs = " | ".join(" ".join(f"{c}{n}" for n in range(1, 14)) for c in "kbor")
+    small = ("r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4", "r8 J o9 k1 b5")
+    big = (runs, "k1 b2 o3 r4 J k5 b6 o7 r8 k9 b10 o11 r12")  # past MAX_TILES: the big-table route
+    for table, rack in (small, big):
+        pos = Position(parse_sets(table), parse_tiles(rack), None, RuleView.of(None))
+        for objective in Objective:
+            _solve(pos, objective)
+
+
 def applies(pos: Position, opened: bool) -> bool:
     """Whether the dynamic programme models every rule that matters for this position."""
     rules = pos.rules
@@ -81,6 +99,8 @@ def applies(pos: Position, opened: bool) -> bool:
     free = rules.free_by_rearranging and rules.freed_min_own_tiles == 0 and not rules.freed_in_new_set
     if pos.table_jokers and not free:
         return False
+    if any(j.needs_all for j in pos.table_jokers):
+        return False  # a strict 3-tile group's joker needs both colours even where jokers are free
     return _pool_jokers(pos) <= kernel.MAX_JOKERS
 
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rummi.engine.solver.turn import TurnAnswer
 
 
-def explain(pos: "Position", answer: "TurnAnswer", opened: bool) -> list[str]:
+def explain(pos: Position, answer: TurnAnswer, opened: bool) -> list[str]:
     """The moves, one line each, that turn the old table into ``answer.table`` (see above)."""
     ids = _TileIds()
     old_sets = [list(s) for s in pos.table_sets_in]
@@ -131,7 +131,7 @@ def _kept_indices(old_sets: list[list[int]], kept_sets: list[list[int]]) -> set[
     return used
 
 
-def _split_line(old: list[Tile], pieces: list[list[Tile]], pos: "Position") -> str:
+def _split_line(old: list[Tile], pieces: list[list[Tile]], pos: Position) -> str:
     """``split r1 r2 r3 r4 r5 r6 after r3`` for a run cut into runs; else the pieces."""
     text = format_tiles(old)
     verdict = classify(old, pos.edition)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from rummi.vision.training.record import TrainingRecord, machine_description
-from rummi.vision.training.yolo_env import prepare_ultralytics, project_root
+from rummi.vision.training.yolo_env import prepare_ultralytics, runs_dir
 
 ARCHITECTURES = {
     "obb": "yolov8n-obb.yaml",
@@ -73,7 +73,7 @@ def train_detector(
     prepare_ultralytics(threads)
     from ultralytics import YOLO
 
-    runs = project_root() / "runs"
+    runs = runs_dir()
     yamls = [Path(p).resolve() for p in ([data_yaml] if isinstance(data_yaml, (str, Path)) else data_yaml)]
     data_yaml = yamls[0] if len(yamls) == 1 else combine_datasets(yamls, extra_images, runs / f"{run_name}-data", seed)
     architecture = architecture or ARCHITECTURES[task]

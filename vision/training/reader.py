@@ -29,7 +29,6 @@ from typing import Any, Sequence
 
 import cv2
 import numpy as np
-
 from rummi.vision.training.record import TrainingRecord, machine_description
 
 #: Engine order of the 53 reader classes; the model's output is ``orientation * 53 + tile``.

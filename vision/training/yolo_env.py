@@ -5,8 +5,10 @@ misses, and downloads Arial.ttf for every dataset check. None of that may happen
 machines have no internet, and a run must not depend on it. So, before the first import:
 
 * ``YOLO_OFFLINE=1``, ``YOLO_AUTOINSTALL=0``: no network, no installs.
-* ``YOLO_CONFIG_DIR`` points into the project (``.yolo/``, git-ignored), with a local TTF
-  copied to the two font names it looks up.
+* ``YOLO_CONFIG_DIR`` points into the user's cache folder (``~/.cache/rummi/yolo``), with a
+  local TTF copied to the two font names it looks up.
+* Runs go to ``runs/`` in the folder the training was started in (:func:`runs_dir`), never
+  beside the code, which may be a read-only site-packages.
 * torch's thread count is set explicitly (ultralytics would take cores - 1 = 1 here).
 """
 
@@ -24,13 +26,16 @@ FONT_CANDIDATES = (
 FONT_NAMES = ("Arial.ttf", "Arial.Unicode.ttf")
 
 
-def project_root() -> Path:
-    return Path(__file__).resolve().parents[2]
+def runs_dir() -> Path:
+    """Where ultralytics writes its runs: ``runs/`` in the current folder (git-ignored)."""
+    return Path.cwd() / "runs"
 
 
 def prepare_ultralytics(threads: int = 1) -> Any:
     """Set the environment, import ultralytics and return the module."""
-    config_dir = project_root() / ".yolo"
+    from rummi.places import cache_dir
+
+    config_dir = cache_dir() / "yolo"
     os.environ["YOLO_OFFLINE"] = "1"
     os.environ["YOLO_AUTOINSTALL"] = "0"
     os.environ["YOLO_CONFIG_DIR"] = str(config_dir)

@@ -1,11 +1,13 @@
-"""Where the service keeps its files on this machine: the user's data folder, never the
-current one.
+"""Where rummi keeps its files on this machine: the user's data and cache folders, never the
+current one, never beside the code (an installed package may sit in a read-only site-packages).
 
 A service started from a random folder (a USB stick, the home folder, a checkout) must not
 scatter ``rummi.db`` and a ``data/corrections`` tree there. Everything goes under the per-user
 data folder that the platform expects (``~/.local/share/rummi`` on Linux, ``%LOCALAPPDATA%``
 on Windows, ``~/Library/Application Support`` on macOS; see platformdirs), and every place can
 be moved by a setting (``RUMMI_DATABASE_URL``, ``RUMMI_CORRECTIONS_DIR``, ``RUMMI_DATA_DIR``).
+What can be made again (numba's compiled hint solver) goes to the user cache folder instead
+(``~/.cache/rummi``; ``RUMMI_CACHE_DIR``).
 
     >>> str(data_dir({"RUMMI_DATA_DIR": "/srv/rummi"}))
     '/srv/rummi'
@@ -44,3 +46,20 @@ def default_corrections_dir() -> Path:
 def tls_dir() -> Path:
     """Where `rummi serve --lan` keeps its self-signed certificate and key."""
     return data_dir() / "tls"
+
+
+def cache_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The user's rummi cache folder: anything in it can be deleted and is made again."""
+    env = os.environ if environ is None else environ
+    chosen = env.get("RUMMI_CACHE_DIR")
+    return Path(chosen) if chosen else Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
+def use_numba_cache() -> Path:
+    """Point numba's cache at the user's cache folder (unless ``NUMBA_CACHE_DIR`` is set already).
+
+    Must run before numba is imported: numba reads the variable once. Without it numba caches
+    beside the source, which fails silently in a read-only install and then compiles the hint
+    solver again (about 30 s) in every new process.
+    """
+    return Path(os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_dir() / "numba")))
