@@ -9,7 +9,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.api_server import fresh_postgres_database, postgres_admin_url, serving

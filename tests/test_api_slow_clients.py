@@ -4,7 +4,6 @@ a crowd of idle connections; and scans that never hold up a hint."""
 from __future__ import annotations
 
 import socket
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from rummi.api.storage import MIGRATIONS, SCHEMA_VERSION, Database, GameStore, StorageError
 from rummi.engine.game import Game
 from rummi.engine.notation import parse_sets
+
 from tests.api_server import fresh_postgres_database
 
 
