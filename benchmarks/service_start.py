@@ -1,5 +1,5 @@
 """How soon a fresh `rummi serve` answers, and what its first hint costs while the hint
-solver's compiled kernel is still being prepared in the background (api/warmup.py).
+solver's compiled kernel is still being prepared in the background (api/solver_warmup.py).
 
     .venv/bin/python benchmarks/service_start.py            # numba's cache as installed, and an empty one
 
