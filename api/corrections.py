@@ -80,6 +80,8 @@ class CorrectionStore:
             with self._locked():
                 if not (self.folder / "detect").exists():
                     prepare(self.folder)
+                    (self.folder / RECORDS).mkdir()
+                self._import_legacy_manifest()
                 records = self._records()
                 if len(records) >= self.max_count:
                     raise CorrectionsFullError(
@@ -150,7 +152,10 @@ class CorrectionStore:
         finish(self.folder, summaries, rows, MANIFEST_EXTRA)
 
     def _sweep(self) -> None:
-        """Remove staging folders of dead processes and the files of scenes never committed."""
+        """Remove staging folders of dead processes and the files of scenes never committed
+        (only in a folder kept with records: an older folder's files are never touched)."""
+        if not (self.folder / RECORDS).is_dir():
+            return
         live: set[str] = set()
         for staged in sorted((self.folder / STAGING).glob("*")) if (self.folder / STAGING).is_dir() else []:
             pid, _, name = staged.name.partition("-")
@@ -158,25 +163,35 @@ class CorrectionStore:
                 live.add(name)
             else:
                 shutil.rmtree(staged, ignore_errors=True)
-        committed = set(self._records())
-        for path in list(self.folder.glob("*/images/*/*.jpg")) + list(self.folder.glob("*/labels/*/*.txt")) + list(
-            self.folder.glob("truth/*/*.json")
-        ):
-            if _scene_name(path.stem) not in committed | live:
+        keep = set(self._records()) | live
+        scene_files = [
+            *self.folder.glob("*/images/*/*.jpg"),
+            *self.folder.glob("*/labels/*/*.txt"),
+            *self.folder.glob("truth/*/*.json"),
+        ]
+        for path in scene_files:
+            if _scene_name(path.stem) not in keep:
                 path.unlink(missing_ok=True)
-        for path in self.folder.glob("crops/*/*/*.jpg"):
-            if _scene_name(path.stem.rpartition("_")[0]) not in committed | live:
+        for path in self.folder.glob("crops/*/*/*.jpg"):  # NAME_07.jpg
+            if _scene_name(path.stem.rpartition("_")[0]) not in keep:
                 path.unlink(missing_ok=True)
 
     def _import_legacy_manifest(self) -> None:
         """A folder written before records existed: make the records from its manifest, once."""
         manifest_path = self.folder / "manifest.json"
-        if (self.folder / RECORDS).exists() or not manifest_path.exists():
+        if (self.folder / RECORDS).exists():
             return
+        if not manifest_path.exists():
+            raise CorrectionsUnavailableError(
+                f"{self.folder} holds a dataset without manifest.json: move it away or restore the manifest"
+            )
         try:
             manifest = json.loads(manifest_path.read_text())
         except ValueError:
-            return  # a damaged manifest of the old layout: its scenes' files are swept
+            # A damaged manifest of the old layout: a person must look, nothing is overwritten.
+            raise CorrectionsUnavailableError(
+                f"{manifest_path} is damaged (written before saves were atomic): restore it or move the folder"
+            ) from None
         index = self.folder / "crops" / "index.csv"
         lines = index.read_text().splitlines() if index.exists() else []
         rows = [line for line in lines if line and line != CROP_INDEX_HEADER]
@@ -218,11 +233,12 @@ def _size(folder: Path) -> int:
 
 
 def _alive(pid: int) -> bool:
+    """Whether a process with this id runs (a staging folder of a live one is a save in progress)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
+    except PermissionError:  # it runs, as another user
         return True
     return True
 

@@ -1,9 +1,10 @@
 """Games kept by the service: the referee's :class:`api.storage.GameStore`, safe under load.
 
-The store holds one database connection, so this process lets one operation use it at a time:
-read the game, let the engine judge or score, write the change, all under one lock. A turn
-posted while another is being recorded waits and then follows it, so the record stays a clean
-sequence 1, 2, 3... whatever the timing. Several service processes on one database are kept
+Each game has its own lock in this process: read the game, let the engine judge or score,
+write the change, all under that game's lock. A turn posted while another is being recorded
+for the same game waits and then follows it, so the record stays a clean sequence 1, 2, 3...
+whatever the timing; turns of other games go on meanwhile (on PostgreSQL through the pool's
+connections; SQLite's one connection takes one transaction at a time). Several service processes on one database are kept
 apart by the store itself (a turn must follow the stored turn count); the loser of such a race
 gets :class:`GameConflictError` (HTTP 409) and may simply retry.
 
@@ -31,32 +32,51 @@ Sets = Sequence[Sequence[Tile]]
 
 
 class GameRecords:
-    """The service's games: each operation reads, judges and writes under one lock."""
+    """The service's games: each operation reads, judges and writes under its game's lock."""
 
     def __init__(self, store: GameStore) -> None:
         self._store = store
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # guards the table of locks below
+        self._game_locks: dict[int, threading.Lock] = {}
+        self._editions: dict[int, str] = {}
+
+    def _locked(self, game_id: int) -> threading.Lock:
+        with self._lock:
+            lock = self._game_locks.get(game_id)
+            if lock is None:
+                if len(self._game_locks) > 10_000:  # forget idle ones; a held lock stays referenced
+                    self._game_locks = {k: v for k, v in self._game_locks.items() if v.locked()}
+                lock = self._game_locks[game_id] = threading.Lock()
+            return lock
 
     @classmethod
     def open(cls, url: str) -> GameRecords:
         return cls(GameStore.open(url))
 
     def close(self) -> None:
-        with self._lock:
-            self._store.close()
+        self._store.close()
 
     def create(self, game: Game) -> Game:
-        with self._lock:
-            self._store.create(game)
+        self._store.create(game)
         return game
 
     def load(self, game_id: int) -> Game:
-        with self._lock:
+        with self._locked(game_id):
             return self._load(game_id)
 
+    def edition_of(self, game_id: int) -> str:
+        """The game's tile box (fixed at creation), to parse a request before the locked work;
+        remembered, so a turn post reads the game once, not twice."""
+        edition = self._editions.get(game_id)
+        if edition is None:
+            edition = self.load(game_id).edition
+            if len(self._editions) > 10_000:
+                self._editions.clear()
+            self._editions[game_id] = edition
+        return edition
+
     def list(self) -> list[GameSummary]:
-        with self._lock:
-            return self._store.list_games()
+        return self._store.list_games()
 
     def ping(self) -> None:
         """Raise :class:`DatabaseFailureError` unless the database answers now (no lock: a
@@ -81,7 +101,7 @@ class GameRecords:
         Returns the game, the turn and whether this is the stored answer to an earlier request
         with the same ``request_key`` (then nothing new was recorded).
         """
-        with self._lock:
+        with self._locked(game_id):
             if request_key is not None:
                 number = self._store.turn_for_request(game_id, request_key)
                 if number is not None:
@@ -119,7 +139,7 @@ class GameRecords:
 
     def finish(self, game_id: int, racks: Mapping[str, Sequence[Tile]], **how: object) -> Game:
         """Score the end of the game (see :meth:`engine.game.Game.finish`) and record it."""
-        with self._lock:
+        with self._locked(game_id):
             game = self._load(game_id)
             game.finish(racks, **how)  # type: ignore[arg-type]
             self._write(game_id, lambda: self._store.finish(game_id, game))
@@ -128,8 +148,7 @@ class GameRecords:
     def sheet(self, game_ids: Sequence[int]) -> ScoreSheet:
         if len(set(game_ids)) != len(game_ids):
             raise RummiError("a game can be on the score sheet only once")
-        with self._lock:
-            games = [self._load(game_id) for game_id in game_ids]
+        games = [self.load(game_id) for game_id in game_ids]
         return score_sheet(games)
 
     def _load(self, game_id: int) -> Game:

@@ -33,13 +33,26 @@ class Server:
     url: str
     workdir: Path
     process: subprocess.Popen
+    token: str | None = None
+    verify: object = True
 
     @property
     def corrections_dir(self) -> Path:
         return self.workdir / "corrections"
 
-    def client(self, timeout: float = 60.0) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=timeout)
+    @property
+    def port(self) -> int:
+        return int(self.url.rpartition(":")[2])
+
+    @property
+    def log(self) -> str:
+        return (self.workdir / "server.log").read_text()
+
+    def client(self, timeout: float = 60.0, token: str | None = None) -> httpx.Client:
+        """A client that sends the server's token (or ``token``) as the Bearer header."""
+        token = token or self.token
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=self.url, timeout=timeout, headers=headers, verify=self.verify)
 
 
 def free_port() -> int:
@@ -49,32 +62,44 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(workdir: Path, database_url: str, **settings: str) -> Iterator[Server]:
+def serving(
+    workdir: Path,
+    database_url: str,
+    *args: str,
+    token: str | None = None,
+    scheme: str = "http",
+    verify: object = True,
+    port: int | None = None,
+    **settings: str,
+) -> Iterator[Server]:
     """`rummi serve` in a subprocess, games in ``database_url``, stopped when the block ends.
 
-    ``settings`` are more ``RUMMI_*`` variables, e.g. ``RUMMI_MAX_JSON_BYTES="1000"``.
+    ``args`` are more command-line options (``"--host", "0.0.0.0"``); ``token`` is what the
+    returned server's clients send; ``settings`` are more ``RUMMI_*`` variables, e.g.
+    ``RUMMI_MAX_JSON_BYTES="1000"``. Its data folder (``RUMMI_DATA_DIR``) is ``workdir/data``.
     """
-    port = free_port()
+    port = port or free_port()
     env = {
         **os.environ,
         "RUMMI_DATABASE_URL": database_url,
         "RUMMI_CORRECTIONS_DIR": str(workdir / "corrections"),
+        "RUMMI_DATA_DIR": str(workdir / "data"),
         "PYTHONUNBUFFERED": "1",
         **settings,
     }
     log_path = workdir / "server.log"
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "rummi.api.cli", "serve", "--port", str(port), "--log-level", "warning"],
+            [sys.executable, "-m", "rummi.api.cli", "serve", "--port", str(port), "--log-level", "warning", *args],
             cwd=ROOT,
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        url = f"http://127.0.0.1:{port}"
+        url = f"{scheme}://127.0.0.1:{port}"
         try:
             _wait_until_up(url, process, log_path)
-            yield Server(url=url, workdir=workdir, process=process)
+            yield Server(url=url, workdir=workdir, process=process, token=token, verify=verify)
         finally:
             process.terminate()
             try:
@@ -92,12 +117,8 @@ def api_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield server
 
 
-@pytest.fixture(scope="session")
-def api_server_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """The service with its games in a fresh PostgreSQL database on the test server
-    (``RUMMI_TEST_POSTGRES_URL``, started by scripts/run-tests.sh)."""
-    import psycopg
-
+def postgres_admin_url() -> str:
+    """The test server's URL (``RUMMI_TEST_POSTGRES_URL``); skips or fails the test without one."""
     admin_url = os.environ.get("RUMMI_TEST_POSTGRES_URL")
     if not admin_url:
         if os.environ.get("RUMMI_SKIP_POSTGRES") == "1":
@@ -105,16 +126,33 @@ def api_server_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Se
         pytest.fail(
             "RUMMI_TEST_POSTGRES_URL is not set: run scripts/run-tests.sh, or set RUMMI_SKIP_POSTGRES=1"
         )
+    return admin_url
+
+
+@contextlib.contextmanager
+def fresh_postgres_database() -> Iterator[str]:
+    """The URL of a new, empty database on the test server, dropped afterwards."""
+    import psycopg
+
+    admin_url = postgres_admin_url()
     name = f"rummi_api_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:
-        workdir = tmp_path_factory.mktemp("rummi-serve-pg")
-        with serving(workdir, f"{admin_url.rpartition('/')[0]}/{name}") as server:
-            yield server
+        yield f"{admin_url.rpartition('/')[0]}/{name}"
     finally:
         with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def api_server_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The service with its games in a fresh PostgreSQL database on the test server
+    (``RUMMI_TEST_POSTGRES_URL``, started by scripts/run-tests.sh)."""
+    with fresh_postgres_database() as url:
+        workdir = tmp_path_factory.mktemp("rummi-serve-pg")
+        with serving(workdir, url) as server:
+            yield server
 
 
 def _wait_until_up(url: str, process: subprocess.Popen, log_path: Path) -> None:
@@ -123,7 +161,7 @@ def _wait_until_up(url: str, process: subprocess.Popen, log_path: Path) -> None:
         if process.poll() is not None:
             raise RuntimeError(f"rummi serve exited with {process.returncode}:\n{log_path.read_text()}")
         try:
-            if httpx.get(f"{url}/api/v1/health", timeout=2).status_code == 200:
+            if httpx.get(f"{url}/api/v1/health", timeout=2, verify=False).status_code == 200:
                 return
         except httpx.TransportError:
             pass

@@ -105,7 +105,7 @@ def test_kill_9_during_saves_never_damages_the_dataset(tmp_path: Path) -> None:
             savers = [threading.Thread(target=_saver, args=(server.url, stop)) for _ in range(2)]
             for saver in savers:
                 saver.start()
-            time.sleep(1.5 + 0.7 * round_)
+            time.sleep(1.0 + 0.5 * round_)
             server.process.kill()  # SIGKILL, mid-save
             server.process.wait()
             stop.set()
@@ -123,3 +123,27 @@ def test_kill_9_during_saves_never_damages_the_dataset(tmp_path: Path) -> None:
         assert len(rows) == sum(s["crops"] for s in manifest["scenes"]) == manifest["splits"]["train"]["crops"]
         assert all((folder / row.split(",")[0]).is_file() for row in rows)
         assert not any((folder / ".staging").glob("*"))
+
+
+def test_a_folder_of_the_old_layout_keeps_its_scenes(tmp_path: Path) -> None:
+    """A corrections folder written by rummi 0.1 (manifest and index, no per-scene records):
+    its scenes stay listed when new ones are saved, and none of its files is swept."""
+    from rummi.datasets.writer import CROP_INDEX_HEADER, finish, prepare
+
+    folder = tmp_path / "corrections"
+    prepare(folder)
+    (folder / "truth" / "train" / "old-scene.json").write_text("{}")
+    old_row = "crops/train/r5/old-scene_00.jpg,train,r5,r5,old-scene,0,user-checked,1.000"
+    finish(folder, [], [], {})
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["scenes"] = [{"name": "old-scene", "split": "train", "tiles": 1, "crops": 1}]
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    (folder / "crops" / "index.csv").write_text(CROP_INDEX_HEADER + "\n" + old_row + "\n")
+    with serving(tmp_path, f"sqlite:///{tmp_path / 'g.db'}") as server, server.client() as client:
+        new = save(client)
+        assert new.status_code == 201, new.text
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert {s["name"] for s in manifest["scenes"]} == {"old-scene", new.json()["name"]}
+    index = (folder / "crops" / "index.csv").read_text().splitlines()
+    assert index[0] == CROP_INDEX_HEADER and old_row in index
+    assert (folder / "truth" / "train" / "old-scene.json").is_file()

@@ -148,3 +148,31 @@ def test_a_failing_database_is_503_not_a_conflict(tmp_path) -> None:
     # The driver's own words (table names, SQL) stay in the log, never in the answer.
     assert response.json()["detail"] == "the database is unavailable; try again later"
     assert "turns" not in response.text and response.headers["retry-after"] == "5"
+
+
+def test_a_retried_turn_is_recorded_once(client: httpx.Client) -> None:
+    """A phone that lost the answer posts the same turn again with the same Idempotency-Key: it
+    gets the first answer back; no second, 'illegal' turn; the order of play does not shift."""
+    game = new_game(client, "Ann", "Bob")
+    path = f"/api/v1/games/{game['id']}/turns"
+    key = {"Idempotency-Key": "turn-7f3a-0001"}
+    first = client.post(path, json={"after": "r10 r11 r12"}, headers=key)
+    retry = client.post(path, json={"after": "r10 r11 r12"}, headers=key)
+    assert first.status_code == retry.status_code == 200, retry.text
+    assert retry.headers.get("idempotent-replayed") == "true" and "idempotent-replayed" not in first.headers
+    assert retry.json() == first.json()
+    with ThreadPoolExecutor(6) as pool:  # and the same retry six times at once
+        again = list(pool.map(lambda _: client.post(path, json={"after": "r10 r11 r12"}, headers=key), range(6)))
+    assert {r.json()["turn"]["number"] for r in again} == {1}
+    stored = client.get(f"/api/v1/games/{game['id']}").json()
+    assert len(stored["turns"]) == 1 and stored["next_player"] == "Bob"
+    second = client.post(path, json={"after": "r10 r11 r12 | k1 k2 k3"}, headers={"Idempotency-Key": "turn-2"})
+    assert second.json()["turn"]["number"] == 2 and second.json()["turn"]["player"] == "Bob"
+
+
+def test_an_idempotency_key_that_is_not_text_is_422(client: httpx.Client) -> None:
+    game = new_game(client, "Ann", "Bob")
+    response = client.post(
+        f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"}, headers={"Idempotency-Key": "a b"}
+    )
+    assert response.status_code == 422

@@ -120,7 +120,7 @@ async def play_turn(
     response: Response,
     idempotency_key: IdempotencyKey = None,
 ) -> TurnOut:
-    edition = (await anyio.to_thread.run_sync(games.load, game_id)).edition
+    edition = await anyio.to_thread.run_sync(games.edition_of, game_id)
 
     def record() -> tuple[Game, Turn, bool]:
         return games.play(
@@ -143,7 +143,7 @@ async def play_turn(
 
 @router.post("/{game_id}/end", response_model=GameOut, summary="Score the end of the game")
 async def end_game(game_id: GameId, request: GameEndIn, games: GamesDep, access: AccessDep) -> GameOut:
-    edition = (await anyio.to_thread.run_sync(games.load, game_id)).edition
+    edition = await anyio.to_thread.run_sync(games.edition_of, game_id)
     racks = parse_field_racks(request.racks, edition)
 
     def finish() -> Game:

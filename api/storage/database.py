@@ -55,11 +55,11 @@ class Dialect:
 SQLITE = Dialect("sqlite", "?", "INTEGER PRIMARY KEY AUTOINCREMENT")
 POSTGRESQL = Dialect("postgresql", "%s", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
 
-#: Connections the PostgreSQL pool keeps at most per process (the service writes under one
-#: lock per process, so a few are plenty: one writer, health checks, readers).
-POOL_SIZE = 4
+#: Connections the PostgreSQL pool keeps at most per process (the service locks per game, so
+#: turns of different games use one each; four processes hold 32 of PostgreSQL's default 100).
+POOL_SIZE = 8
 #: Seconds to wait for a connection (a server that is down answers 503 after this, not never).
-CONNECT_TIMEOUT_S = 10
+CONNECT_TIMEOUT_S = 5
 
 
 class Transaction:
