@@ -227,6 +227,7 @@ def test_a_refereed_turn_on_a_small_phone_and_on_its_side(
         page.locator("#players").fill("Ann, Bob")
         page.locator("#new-match button[type='submit']").click()
         page.locator("#ref-start").click()
+        page.locator("#turn-clock").wait_for(state="visible")  # once the service made the game
         page.evaluate("window.scrollTo(0, 0)")
         clock, stage = page.locator("#turn-clock").bounding_box(), page.locator("#stage").bounding_box()
         assert (
@@ -261,6 +262,7 @@ def test_a_refereed_game_knows_who_never_opened(browser, api_server) -> None:
         page.locator("#players").fill("Ann, Bob")
         page.locator("#new-match button[type='submit']").click()
         page.locator("#ref-start").click()
+        page.locator("#turn-clock").wait_for(state="visible")
         capture(page)  # Ann opens with the table the camera films
         wait_turns(page, 1)
         page.locator("#modes [data-mode='score']").click()
@@ -275,3 +277,36 @@ def test_a_refereed_game_knows_who_never_opened(browser, api_server) -> None:
         page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 1", timeout=30_000)
         check = could_have_opened(parse_tiles(rack), rules="pl_wikipedia_tournament")
         assert sheet_rows(page)[0] == [[signed(check.penalty), signed(-check.penalty)]]
+
+
+def test_a_turn_whose_answer_was_lost_is_recorded_once(browser, api_server) -> None:
+    """The service records the turn but the answer never reaches the phone: Retry sends the
+    same turn again with the same Idempotency-Key, and the game has it once."""
+    with phone_page(browser, api_server) as page:
+        camera_on(page)
+        referee_tab(page)
+        page.locator("#players").fill("Ann, Bob")
+        page.locator("#new-match button[type='submit']").click()
+        page.locator("#ref-start").click()
+        page.locator("#turn-clock").wait_for(state="visible")
+        keys: list[str | None] = []
+
+        def lose_the_answer(route) -> None:
+            keys.append(route.request.headers.get("idempotency-key"))
+            if len(keys) == 1:
+                route.fetch()  # the service records the turn...
+                route.abort("connectionreset")  # ...and the phone never hears back
+            else:
+                route.continue_()
+
+        page.route("**/api/v1/games/*/turns", lose_the_answer)
+        page.locator("#capture").click()
+        page.wait_for_selector("#status.error", timeout=60_000)
+        assert "Can't reach the Rummi server" in page.locator("#status-text").inner_text()
+        page.locator("#retry").click()
+        wait_turns(page, 1)
+        assert len(keys) == 2 and keys[0] == keys[1] and keys[0]
+        game_id = page.evaluate("window.__rummi.modes.match.current().game.id")
+        record = httpx.get(f"{api_server.url}/api/v1/games/{game_id}", timeout=30).json()
+        assert [t["player"] for t in record["turns"]] == ["Ann"]
+        assert whose_turn(page) == "Bob's turn"

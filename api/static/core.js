@@ -52,8 +52,8 @@ export class Trouble extends Error {
   }
 }
 
-export async function api(path, body, { form = false, method } = {}) {
-  const init = { method: method || (body === undefined ? "GET" : "POST"), headers: {} };
+export async function api(path, body, { form = false, method, headers = {} } = {}) {
+  const init = { method: method || (body === undefined ? "GET" : "POST"), headers: { ...headers } };
   const token = localStorage.getItem(TOKEN_KEY);
   if (token) init.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
