@@ -38,7 +38,7 @@ from rummi.api.errors import install_error_handlers
 from rummi.api.game_records import GameRecords
 from rummi.api.limits import BodyLimitMiddleware
 from rummi.api.rate_limits import RateLimitMiddleware
-from rummi.api.routers import games, meta, photos, play
+from rummi.api.routers import games, meta, photos, play, watch
 from rummi.api.settings import API_PREFIX, API_VERSION, Settings
 from rummi.api.solver_warmup import SolverWarmup
 
@@ -87,11 +87,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(play.router, prefix=API_PREFIX)
     app.include_router(games.router, prefix=API_PREFIX)
     app.include_router(photos.router, prefix=API_PREFIX)
+    app.include_router(watch.router, prefix=API_PREFIX)
     # Added innermost first: the last one added sees a request first.
     app.add_middleware(
         BodyLimitMiddleware,
         default=settings.max_json_bytes,
-        per_path={f"{API_PREFIX}{path}": settings.max_upload_bytes for path in photos.UPLOAD_PATHS},
+        per_path={
+            f"{API_PREFIX}{path}": settings.max_upload_bytes for path in (*photos.UPLOAD_PATHS, *watch.UPLOAD_PATHS)
+        },
     )
     app.add_middleware(
         slow_clients.BodyTimeoutMiddleware, total_s=settings.body_timeout_s, idle_s=settings.body_idle_timeout_s

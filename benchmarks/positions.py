@@ -34,6 +34,8 @@ class DealClass:
     table_jokers: int = 0
     edition: str = "standard"
     opened: bool = True
+    #: the rule preset the class is judged by; empty: the package's rules (jokers free)
+    preset: str = ""
 
 
 CLASSES = {
@@ -49,6 +51,23 @@ CLASSES = {
     )
 }
 
+#: Classes played under a rule preset (its joker retrieval rules), for the speed benchmark: the
+#: default preset with jokers on the table, the Expert box (coloured jokers, always modelled by
+#: the integer program) and the slowest class found before, XP 90 + 24 with 2 + 2 jokers.
+PRESET_CLASSES = {
+    c.name: c
+    for c in (
+        DealClass("default: mid-game, table joker", 40, 12, 1, 1, preset="pressman_us_2009"),
+        DealClass("default: 2 jokers on the table", 40, 6, 0, 2, preset="pressman_us_2009"),
+        DealClass("default: late-game, 2 table jokers", 80, 20, 0, 2, preset="pressman_us_2009"),
+        DealClass("default: long rack, table joker", 60, 30, 1, 1, preset="pressman_us_2009"),
+        DealClass("default: xp 90 + 24, 2 + 2 jokers", 90, 24, 2, 2, edition="xp", preset="pressman_us_2009"),
+        DealClass("goliath: mid-game, table joker", 40, 12, 1, 1, preset="goliath_modern"),
+        DealClass("expert: mid-game, coloured jokers", 40, 12, 1, 2, edition="expert",
+                  preset="pressman_us_2009"),
+    )
+}
+
 
 def _box(edition: Edition) -> Counter[Tile]:
     box = edition.inventory()
@@ -57,7 +76,14 @@ def _box(edition: Edition) -> Counter[Tile]:
     return box
 
 
-def _random_set(rnd: random.Random, edition: Edition, box: Counter[Tile], jokers: int) -> list[Tile] | None:
+def _joker_tiles(edition: Edition) -> list[Tile]:
+    """The box's jokers in a fixed order (plain editions: ``J`` each; Expert: its coloured ones)."""
+    return sorted((t for t in edition.inventory().elements() if t.is_joker), key=str)
+
+
+def _random_set(
+    rnd: random.Random, edition: Edition, box: Counter[Tile], jokers: int, joker: Tile = JOKER
+) -> list[Tile] | None:
     colours = edition.colours
     if rnd.random() < 0.5:
         number = rnd.choice(list(edition.numbers))
@@ -69,7 +95,10 @@ def _random_set(rnd: random.Random, edition: Edition, box: Counter[Tile], jokers
         start = rnd.randint(edition.min_number, edition.max_number - length + 1)
         tiles = [Tile(number=n, colour=colour) for n in range(start, start + length)]
     if jokers and rnd.random() < 0.5:
-        tiles[rnd.randrange(len(tiles))] = JOKER
+        spot = rnd.randrange(len(tiles))
+        if joker.colour is not None and tiles[spot].colour != joker.colour:
+            return None  # an Expert joker only stands for a tile of its colour
+        tiles[spot] = joker
         jokers -= 1
     need = Counter(t for t in tiles if not t.is_joker)
     if any(box[t] < n for t, n in need.items()):
@@ -84,20 +113,23 @@ def deal(kind: DealClass, seed: int) -> Deal:
     box = _box(edition)
     table: list[list[Tile]] = []
     jokers_left = kind.table_jokers
+    joker_box = _joker_tiles(edition)
     placed = 0
     tries = 0
     while placed < kind.table_tiles and tries < 10_000:
         tries += 1
-        s = _random_set(rnd, edition, box, jokers_left)
+        s = _random_set(rnd, edition, box, jokers_left, joker_box[0] if joker_box else JOKER)
         if s is None:
             continue
+        if any(t.is_joker for t in s):
+            joker_box.remove(next(t for t in s if t.is_joker))
         jokers_left -= sum(t.is_joker for t in s)
         box.subtract(Counter(t for t in s if not t.is_joker))
         table.append(s)
         placed += len(s)
     rest = list(box.elements())
     rnd.shuffle(rest)
-    rack = rest[: kind.rack_tiles - kind.rack_jokers] + [JOKER] * kind.rack_jokers
+    rack = rest[: kind.rack_tiles - kind.rack_jokers] + joker_box[-kind.rack_jokers:] * (kind.rack_jokers > 0)
     rnd.shuffle(rack)
     return Deal(table=table, rack=rack, opened=kind.opened, edition=edition)
 
@@ -137,3 +169,60 @@ def small_deal(seed: int, edition: str = "standard") -> Deal:
     if jokers > 0 and rnd.random() < 0.35:
         rack.append(JOKER)
     return Deal(table=table, rack=rack, opened=rnd.random() < 0.75, edition=ed)
+
+
+def joker_deal(seed: int, edition: str = "standard") -> Deal:
+    """A small position with one or two jokers on the table, for checking joker retrieval.
+
+    Like :func:`small_deal` (a few table sets, a short rack near the table's tiles), but every
+    position holds a table joker, so every preset's retrieval rules are at stake.
+    """
+    from rummi.engine.melds import classify
+
+    rnd = random.Random(f"jokers/{edition}/{seed}")
+    ed = get_edition(edition)
+    box = _box(ed)
+    table: list[list[Tile]] = []
+    wanted = rnd.choice([1, 1, 1, 2])
+    joker_box = _joker_tiles(ed)
+    rnd.shuffle(joker_box)
+    tries = 0
+    while (len(table) < 1 or wanted > 0) and tries < 500:
+        tries += 1
+        s = _random_set(rnd, ed, box, wanted, joker_box[0] if joker_box else JOKER)
+        if s is None or (wanted and not any(t.is_joker for t in s)) or not classify(s, ed).valid:
+            continue
+        used = [t for t in s if t.is_joker]
+        wanted -= len(used)
+        for t in used:
+            joker_box.remove(t)
+        box.subtract(Counter(t for t in s if not t.is_joker))
+        table.append(s)
+    while not table:  # no joker could be placed validly (a Twist special joker): a plain set
+        s = _random_set(rnd, ed, box, 0)
+        if s is not None:
+            box.subtract(Counter(s))
+            table.append(s)
+    for _ in range(rnd.choice([0, 1, 1, 2])):
+        s = _random_set(rnd, ed, box, 0)
+        if s is not None:
+            box.subtract(Counter(s))
+            table.append(s)
+    near = [t for s in table for t in s if not t.is_joker]
+    rack: list[Tile] = []
+    for _ in range(rnd.randint(1, 6)):
+        if rnd.random() < 0.7:
+            base = rnd.choice(near)
+            if rnd.random() < 0.5:
+                cand = Tile(number=base.number, colour=rnd.choice(ed.colours))
+            else:
+                n = min(ed.max_number, max(ed.min_number, base.number + rnd.choice([-2, -1, 1, 2])))
+                cand = Tile(number=n, colour=base.colour)
+        else:
+            cand = Tile(number=rnd.choice(list(ed.numbers)), colour=rnd.choice(ed.colours))
+        if box[cand] > 0:
+            box[cand] -= 1
+            rack.append(cand)
+    if joker_box and rnd.random() < (0.6 if len(set(joker_box)) > 1 else 0.25):
+        rack.append(joker_box[0])
+    return Deal(table=table, rack=rack, opened=rnd.random() < 0.85, edition=ed)

@@ -1,20 +1,26 @@
-"""Exactness check: the hint solver against independent references on seeded random positions.
+"""Exactness check: every hint judged legal by the referee and optimal against an independent reference.
 
     .venv/bin/python benchmarks/solver_exactness.py                 # 1000 positions per class
-    .venv/bin/python benchmarks/solver_exactness.py --count 100 --classes small opening
+    .venv/bin/python benchmarks/solver_exactness.py --count 100 --classes small "jokers: pagat_sabra"
 
 Classes and references:
 
 * ``small`` (a few table sets, a short rack, jokers on the rack and table, several editions and
-  presets): exhaustive search (:class:`benchmarks.solver_reference.Reference`), which tries every
-  sub-rack and every partition; every preset's joker rules are checked here.
+  presets) and ``jokers: <preset>`` for every preset (the same kind of position, always with one
+  or two jokers on the table, the preset's own edition): exhaustive search
+  (:func:`benchmarks.solver_reference.reference_best`), every sub-rack and every partition, the
+  best table the referee accepts under the preset.
 * ``opening``, ``mid-game``, ``late-game``, ``hard: ...``: a plain integer program over all
   candidate sets (:func:`benchmarks.solver_reference.ilp_reference`) under a preset whose jokers
   are free (that reference models no joker-retrieval rule).
+* ``default: ...``, ``goliath: ...``, ``expert: ...`` (the speed benchmark's preset classes, big
+  tables with jokers on them): legality only, every hint judged by the referee (no reference
+  models the joker rules at that size).
 
-For every position and both objectives it compares (tiles played, value played, old sets left
-unchanged) and audits the answer (valid sets, tiles conserved, played tiles from the rack). It
-prints one line per class and exits 1 on any disagreement.
+For every position and both objectives it has the referee judge the hint (an **illegal** hint:
+the referee rejects it, or its tiles do not add up) and compares (tiles played, value played, old
+sets left unchanged) with the reference (a **non-optimal** hint: any difference; a draw where the
+reference plays, or the reverse). It prints one line per class and exits 1 on any problem.
 """
 
 from __future__ import annotations
@@ -26,10 +32,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.positions import CLASSES, deal, small_deal  # noqa: E402
+from benchmarks.positions import CLASSES, PRESET_CLASSES, deal, joker_deal, small_deal  # noqa: E402
 from benchmarks.solver_reference import audit, ilp_reference, reference_best  # noqa: E402
 from rummi.engine.notation import format_sets, format_tiles  # noqa: E402
-from rummi.engine.rules import get_rules  # noqa: E402
+from rummi.engine.referee import judge_turn  # noqa: E402
+from rummi.engine.rules import PRESETS, get_rules  # noqa: E402
 from rummi.engine.solver import solve  # noqa: E402
 
 SMALL_PRESETS = [
@@ -37,11 +44,16 @@ SMALL_PRESETS = [
 ]
 SMALL_EDITIONS = ["standard", "standard", "xp", "start_right", "standard4j"]
 FREE_JOKERS = dict(freed_joker_in_new_set=False, freed_joker_min_own_tiles=0, joker_free_by_rearranging=True)
+#: one class per preset: small positions with table jokers, judged under that preset
+JOKER_CLASSES = {f"jokers: {name}": name for name in PRESETS}
+#: the same positions in the boxes with other jokers (default preset): Twist's special jokers
+#: (on the table and the rack) and Expert's coloured jokers
+EDITION_CLASSES = {"jokers: twist": "twist", "jokers: expert": "expert"}
 
 
-def check_class(name: str, count: int, first: int = 0) -> tuple[int, int]:
-    """Positions checked and disagreements found, with a progress line on stderr."""
-    bad = 0
+def check_class(name: str, count: int, first: int = 0) -> tuple[int, int, int]:
+    """Positions checked, illegal hints and non-optimal hints, with a progress line on stderr."""
+    illegal = wrong = 0
     checked = 0
     started = time.perf_counter()
     for seed in range(first, first + count):
@@ -49,6 +61,19 @@ def check_class(name: str, count: int, first: int = 0) -> tuple[int, int]:
             position = small_deal(seed, SMALL_EDITIONS[seed % len(SMALL_EDITIONS)])
             rules = get_rules(SMALL_PRESETS[seed % len(SMALL_PRESETS)])
             reference = reference_best
+        elif name in JOKER_CLASSES:
+            rules = get_rules(JOKER_CLASSES[name])
+            position = joker_deal(seed, rules.edition)
+            reference = reference_best
+        elif name in EDITION_CLASSES:
+            rules = get_rules("pressman_us_2009", edition=EDITION_CLASSES[name])
+            position = joker_deal(seed, rules.edition)
+            reference = reference_best
+        elif name in PRESET_CLASSES:
+            kind = PRESET_CLASSES[name]
+            position = deal(kind, seed)
+            rules = get_rules(kind.preset, edition=kind.edition)
+            reference = None  # too big to enumerate, and no set-based model of the joker rules
         else:
             position = deal(CLASSES[name], seed)
             rules = get_rules("goliath_modern", edition=position.edition.name, **FREE_JOKERS)
@@ -58,46 +83,61 @@ def check_class(name: str, count: int, first: int = 0) -> tuple[int, int]:
                 position.table, position.rack, opened=position.opened, edition=position.edition,
                 rules=rules, objective=objective,
             )
-            ref = reference(
+            ref = None if reference is None else reference(
                 position.table, position.rack, position.opened, position.edition, rules,
                 value_first=objective == "value",
             )
             mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
             theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
+            if reference is None:
+                theirs = mine  # legality only
             problems = [] if hint.is_draw else audit(
                 position.table, position.rack, hint.play, hint.table, position.edition,
                 not position.opened and not rules.table_play_in_opening_turn,
             )
+            if not hint.is_draw:
+                verdict = judge_turn(
+                    position.table, hint.table, opened=position.opened, rack=position.rack,
+                    rules=rules, edition=position.edition,
+                )
+                problems += [v.message for v in verdict.violations]
+            illegal += bool(problems)
+            wrong += mine != theirs
             if mine != theirs or problems:
-                bad += 1
                 print(
-                    f"MISMATCH {name} seed {seed} {objective} {rules.name}:"
+                    f"{'ILLEGAL' if problems else 'NOT OPTIMAL'} {name} seed {seed} {objective} {rules.name}:"
                     f" table {format_sets(position.table)}"
                     f" | rack {format_tiles(position.rack)} | opened {position.opened}\n"
-                    f"   solver {mine} {format_sets(hint.table)} {problems}\n   reference {theirs}",
+                    f"   solver {mine} {format_sets(hint.table)} {problems}\n   reference {theirs}"
+                    f" {format_sets(ref.table) if ref is not None else ''}",
                     flush=True,
                 )
         checked += 1
         if checked % 10 == 0 or checked == count:
             rate = (time.perf_counter() - started) / checked
-            print(f"\r{name}: {checked}/{count} positions, {bad} disagreements, {rate:.2f} s each",
-                  end="", file=sys.stderr, flush=True)
+            print(f"\r{name}: {checked}/{count} positions, {illegal} illegal, {wrong} not optimal,"
+                  f" {rate:.2f} s each", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    return checked, bad
+    return checked, illegal, wrong
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1000, help="positions per class (default 1000)")
     parser.add_argument("--first", type=int, default=0, help="first seed (to extend an earlier run)")
-    parser.add_argument("--classes", nargs="*", default=["small", *CLASSES], help="classes to check")
+    parser.add_argument("--classes", nargs="*", default=["small", *JOKER_CLASSES, *EDITION_CLASSES, *CLASSES, *PRESET_CLASSES],
+                        help="classes to check")
     args = parser.parse_args(argv)
+    known = {"small", *JOKER_CLASSES, *EDITION_CLASSES, *CLASSES, *PRESET_CLASSES}
+    unknown = [name for name in args.classes if name not in known]
+    if unknown:
+        parser.error(f"unknown class {', '.join(unknown)}; known: {', '.join(sorted(known))}")
     total_bad = 0
     for name in args.classes:
-        checked, bad = check_class(name, args.count, args.first)
-        total_bad += bad
-        print(f"{name:18s} seeds {args.first}-{args.first + checked - 1}: {checked} positions x 2 objectives,"
-              f" {bad} disagreements", flush=True)
+        checked, illegal, wrong = check_class(name, args.count, args.first)
+        total_bad += illegal + wrong
+        print(f"{name:32s} seeds {args.first}-{args.first + checked - 1}: {checked} positions x 2 objectives,"
+              f" {illegal} illegal, {wrong} not optimal", flush=True)
     return 1 if total_bad else 0
 
 

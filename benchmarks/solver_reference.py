@@ -1,22 +1,14 @@
-"""An exhaustive reference for the hint solver, independent of its integer program.
+"""References for the hint solver that share no code with its models.
 
-It shares nothing with :mod:`engine.solver` but the rule *definitions*: it tries every sub-rack
-(largest first), every partition of the new table into sets (each set checked by
-:func:`engine.melds.classify`, the same validator the referee uses), every reading of every joker,
-and keeps the best legal play. Exponential, so it is for small positions only (a few table sets,
-a rack of up to about 8 tiles). The rule model it checks (docs/solver.md, "How the rules are
-modelled"):
-
-* before the opening: the table stays; played tiles form sets worth >= the threshold (a set is
-  worth its best reading), with no joker if the preset forbids jokers in the opening;
-* after the opening: table + played tiles are split into valid sets. A table joker *stays* when
-  its old set is still on the table unchanged, or when it stands (in a reading of its new set)
-  for a tile it could stand for before, each kept joker on its own joker. Otherwise it is
-  *freed*: the preset may ask for a replacement tile it stood for (from the rack, or from the
-  table too), and for it to land in a *freed set* made of jokers and rack tiles only, holding at
-  least max(1, own-tiles rule) numbered tiles.
-* best: most tiles, then most value (a joker is worth the preset's joker penalty), then most old
-  sets unchanged; or value first for the value objective.
+* :func:`reference_best`, for small positions (a few table sets, a rack of up to about 8 tiles):
+  every sub-rack (best first), every partition of the new table into sets (each set checked by
+  :func:`engine.melds.classify`), and the best table **the referee accepts**
+  (:func:`engine.referee.judge_turn`, the judge a player's turn faces, with every rule of the
+  preset: opening, joker retrieval by :mod:`engine.joker_fate`, locked sets). Best: most tiles,
+  then most value (a joker at the preset's joker penalty), then most old sets left as they were;
+  or value first. Exponential, so small positions only.
+* :func:`ilp_reference`, for big positions: a plain integer program over all candidate sets,
+  under rules where jokers are free (it models no joker-retrieval rule).
 """
 
 from __future__ import annotations
@@ -33,31 +25,6 @@ from rummi.engine.tiles import Tile
 
 
 @dataclass(frozen=True)
-class RefRules:
-    threshold: int = 30
-    joker_in_opening: bool = True
-    replacement_from_table: bool = False
-    free_by_rearranging: bool = True
-    freed_min_own_tiles: int = 2
-    freed_in_new_set: bool = True
-    strict_joker_group: bool = False
-    joker_penalty: int = 30
-
-    @classmethod
-    def of(cls, rules: object) -> "RefRules":
-        return cls(
-            threshold=rules.opening_threshold,  # type: ignore[attr-defined]
-            joker_in_opening=rules.joker_in_opening,  # type: ignore[attr-defined]
-            replacement_from_table=rules.joker_replacement_from_table,  # type: ignore[attr-defined]
-            free_by_rearranging=rules.joker_free_by_rearranging,  # type: ignore[attr-defined]
-            freed_min_own_tiles=rules.freed_joker_min_own_tiles,  # type: ignore[attr-defined]
-            freed_in_new_set=rules.freed_joker_in_new_set,  # type: ignore[attr-defined]
-            strict_joker_group=rules.strict_joker_group,  # type: ignore[attr-defined]
-            joker_penalty=rules.joker_penalty,  # type: ignore[attr-defined]
-        )
-
-
-@dataclass(frozen=True)
 class RefAnswer:
     tiles: int
     value: int
@@ -70,9 +37,10 @@ def _key(t: Tile) -> tuple:
 
 
 class Reference:
-    def __init__(self, edition: Edition | str | None, rules: RefRules) -> None:
+    """Every partition of a heap of tiles into valid sets."""
+
+    def __init__(self, edition: Edition | str | None) -> None:
         self.edition = get_edition(edition)
-        self.rules = rules
         self._valid = lru_cache(maxsize=None)(self._classify)
 
     def _classify(self, tiles: tuple[Tile, ...]):
@@ -90,9 +58,10 @@ class Reference:
             return
         first, rest = items[0], items[1:]
         seen: set[tuple[Tile, ...]] = set()
+        mixed = any(t.is_joker and t.joker is not None and t.joker.is_special for t in items)
         partners = [
             t for t in rest
-            if t.is_joker or first.is_joker or t.number == first.number or t.colour == first.colour
+            if mixed or t.is_joker or first.is_joker or t.number == first.number or t.colour == first.colour
         ]
         for size in range(2, min(len(partners), 12) + 1):
             for combo in itertools.combinations(range(len(partners)), size):
@@ -107,175 +76,6 @@ class Reference:
                     left.remove(t)
                 for tail in self._split(tuple(left)):
                     yield [chosen, *tail]
-
-    # --- legality -------------------------------------------------------------------------------
-    def joker_meanings(self, tiles: tuple[Tile, ...]) -> list[set[Tile]]:
-        return [set(m) for m in self._valid(tiles).joker_meanings()]
-
-    def best(
-        self,
-        table: Sequence[Sequence[Tile]],
-        rack: Sequence[Tile],
-        opened: bool,
-        value_first: bool = False,
-    ) -> RefAnswer | None:
-        """The best legal play, or ``None`` when nothing can be played."""
-        table = [tuple(sorted(s, key=_key)) for s in table]
-        subracks = _sub_multisets(rack)
-        scored = []
-        for sub in subracks:
-            if not sub:
-                continue
-            tiles = len(sub)
-            value = sum(self.rules.joker_penalty if t.is_joker else t.number for t in sub)
-            scored.append(((value, tiles) if value_first else (tiles, value), sub))
-        scored.sort(key=lambda s: s[0], reverse=True)
-        found: RefAnswer | None = None
-        best_key = None
-        for key, sub in scored:
-            if best_key is not None and key < best_key:
-                break
-            answer = self._play(table, sub, opened)
-            if answer is None:
-                continue
-            if best_key is None or answer.untouched > found.untouched:  # type: ignore[union-attr]
-                best_key, found = key, answer
-        return found
-
-    def _play(
-        self, table: list[tuple[Tile, ...]], played: tuple[Tile, ...], opened: bool
-    ) -> RefAnswer | None:
-        rules = self.rules
-        tiles = len(played)
-        value = sum(rules.joker_penalty if t.is_joker else t.number for t in played)
-        if not opened:
-            if not rules.joker_in_opening and any(t.is_joker for t in played):
-                return None
-            for parts in self.partitions(played):
-                if sum(self._valid(p).value for p in parts) >= rules.threshold:
-                    return RefAnswer(tiles, value, len(table), tuple(table) + tuple(parts))
-            return None
-        best: RefAnswer | None = None
-        pool = [t for s in table for t in s] + list(played)
-        for parts in self.partitions(pool):
-            untouched = _untouched(table, parts)
-            if best is not None and untouched <= best.untouched:
-                continue
-            if self._jokers_ok(table, played, parts):
-                best = RefAnswer(tiles, value, untouched, tuple(parts))
-                if untouched == len(table):
-                    break
-        return best
-
-    def _jokers_ok(
-        self, table: list[tuple[Tile, ...]], played: tuple[Tile, ...], parts: list[tuple[Tile, ...]]
-    ) -> bool:
-        rules = self.rules
-        table_jokers = [(k, m) for k, s in enumerate(table) for m in self.joker_meanings(s)]
-        if not table_jokers:
-            return True
-        landing = rules.freed_in_new_set or rules.freed_min_own_tiles > 0
-        if not landing and rules.free_by_rearranging:
-            return True
-        # old sets still there unchanged keep their jokers
-        remaining = list(parts)
-        kept_sets: set[int] = set()
-        for k, s in enumerate(table):
-            if s in remaining:
-                remaining.remove(s)
-                kept_sets.add(k)
-        loose = [(k, m) for k, m in table_jokers if k not in kept_sets]
-        if not loose:
-            return True
-        played_count = Counter(t for t in played if not t.is_joker)
-        table_count = Counter(t for s in table for t in s if not t.is_joker)
-        need_reals = max(1, rules.freed_min_own_tiles)
-        # each remaining set: a table set, or (if made of rack tiles and jokers) a freed set
-        options = []
-        for s in remaining:
-            jokers = sum(t.is_joker for t in s)
-            reals = Counter(t for t in s if not t.is_joker)
-            can_land = landing and jokers > 0 and sum(reals.values()) >= need_reals
-            options.append([False, True] if can_land else [False])
-        for labels in itertools.product(*options):
-            landed_reals: Counter[Tile] = Counter()
-            landing_jokers = 0
-            for s, is_freed in zip(remaining, labels):
-                if is_freed:
-                    landed_reals += Counter(t for t in s if not t.is_joker)
-                    landing_jokers += sum(t.is_joker for t in s)
-            if landed_reals - played_count:
-                continue
-            # joker slots of table-layer sets: per set, the readings' joker tuples
-            slot_sets = [s for s, f in zip(remaining, labels) if not f and any(t.is_joker for t in s)]
-            if self._assign(loose, slot_sets, landing_jokers, landing, played_count, table_count):
-                return True
-        return False
-
-    def _assign(self, loose, slot_sets, landing_jokers, landing, played_count, table_count) -> bool:
-        rules = self.rules
-        readings = [list({r.jokers for r in self._valid(s).readings}) for s in slot_sets]
-        for chosen in itertools.product(*readings) if readings else [()]:
-            slots = [t for tup in chosen for t in tup]
-            # try every subset of loose jokers to free; the rest must be matched to slots
-            n = len(loose)
-            for mask in range(1 << n):
-                freed = [loose[i] for i in range(n) if mask >> i & 1]
-                kept = [loose[i] for i in range(n) if not mask >> i & 1]
-                if landing and len(freed) > landing_jokers:
-                    continue
-                if not _matches(kept, slots):
-                    continue
-                if not rules.free_by_rearranging and not self._replacements(freed, played_count, table_count):
-                    continue
-                return True
-        return False
-
-    def _replacements(self, freed, played_count: Counter, table_count: Counter) -> bool:
-        spare = played_count + (table_count if self.rules.replacement_from_table else Counter())
-        choices = []
-        for k, meanings in freed:
-            strict = self.rules.strict_joker_group and _is_group_of_three_with_one_joker(self, k)
-            if strict:
-                choices.append([tuple(sorted(meanings, key=_key))])
-            else:
-                choices.append([(m,) for m in sorted(meanings, key=_key)])
-        for pick in itertools.product(*choices):
-            need = Counter(t for tup in pick for t in tup)
-            if not need - spare:
-                return True
-        return not freed
-
-    def set_context(self, table: Sequence[Sequence[Tile]]) -> None:
-        self._table = [tuple(sorted(s, key=_key)) for s in table]
-
-
-def _is_group_of_three_with_one_joker(ref: Reference, k: int) -> bool:
-    s = ref._table[k]
-    v = ref._valid(s)
-    one_joker = sum(t.is_joker for t in s) == 1
-    return len(s) == 3 and one_joker and all(r.kind.value == "group" for r in v.readings)
-
-
-def _matches(kept: list, slots: list[Tile]) -> bool:
-    """Can each kept joker take its own slot whose tile is one of its meanings?"""
-    if len(kept) > len(slots):
-        return False
-    used = [False] * len(slots)
-
-    def go(i: int) -> bool:
-        if i == len(kept):
-            return True
-        for j, t in enumerate(slots):
-            if not used[j] and t in kept[i][1]:
-                used[j] = True
-                if go(i + 1):
-                    return True
-                used[j] = False
-        return False
-
-    return go(0)
-
 
 def _untouched(table: list[tuple[Tile, ...]], parts: list[tuple[Tile, ...]]) -> int:
     left = list(parts)
@@ -294,12 +94,6 @@ def _sub_multisets(rack: Sequence[Tile]) -> list[tuple[Tile, ...]]:
     for picks in itertools.product(*(range(counts[k] + 1) for k in kinds)):
         out.append(tuple(t for k, n in zip(kinds, picks) for t in [k] * n))
     return out
-
-
-def reference_best(table, rack, opened, edition, rules, value_first=False) -> RefAnswer | None:
-    ref = Reference(edition, RefRules.of(rules))
-    ref.set_context(table)
-    return ref.best(table, rack, opened, value_first)
 
 
 def audit(
@@ -480,3 +274,48 @@ def ilp_reference(table, rack, opened: bool, edition, rules, value_first: bool =
             sets += [s] * x[n_sets + n_kinds + j]
     untouched = int(keep_w @ x) if opened else len(table)
     return RefAnswer(tiles, int(value_w @ x), untouched, tuple(sets))
+
+
+# --- the referee as the judge of legality (every preset's rules, joker retrieval included) --------
+
+
+def reference_best(table, rack, opened, edition, rules, value_first=False) -> RefAnswer | None:
+    """The best play the referee accepts, by trying every sub-rack and every partition."""
+    from rummi.engine.referee import judge_turn
+
+    ed = get_edition(edition)
+    ref = Reference(ed)
+    old = [tuple(sorted(s, key=_key)) for s in table]
+    penalty = rules.joker_penalty
+    scored = []
+    for sub in _sub_multisets(rack):
+        if sub:
+            tiles, value = len(sub), sum(penalty if t.is_joker else t.number for t in sub)
+            scored.append(((value, tiles) if value_first else (tiles, value), sub))
+    scored.sort(key=lambda s: s[0], reverse=True)
+    rearrange = opened or rules.table_play_in_opening_turn
+    best: RefAnswer | None = None
+    for key, sub in scored:
+        if best is not None and key < best_key:
+            break
+        pool = ([t for s in old for t in s] if rearrange else []) + list(sub)
+        for parts in ref.partitions(pool):
+            new = parts if rearrange else old + parts
+            untouched = _untouched(old, new)
+            if best is not None and (key, untouched) <= (best_key, best.untouched):
+                continue
+            verdict = judge_turn(old, new, opened=opened, rack=rack, rules=rules, edition=ed)
+            if verdict.legal:
+                best, best_key = RefAnswer(key_tiles(key, value_first), key_value(key, value_first),
+                                           untouched, tuple(new)), key
+                if untouched == len(old):
+                    break
+    return best
+
+
+def key_tiles(key: tuple[int, int], value_first: bool) -> int:
+    return key[1] if value_first else key[0]
+
+
+def key_value(key: tuple[int, int], value_first: bool) -> int:
+    return key[0] if value_first else key[1]

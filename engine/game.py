@@ -21,8 +21,15 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rummi.engine.errors import RummiError
-from rummi.engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
+from rummi.engine.errors import NotationError, RummiError
+from rummi.engine.notation import (
+    parse_sets,
+    parse_tiles,
+    sets_from_json,
+    sets_to_json,
+    tile_from_json,
+    tile_to_json,
+)
 from rummi.engine.referee import judge_turn
 from rummi.engine.referee.seen import Spot
 from rummi.engine.rules import Rules, get_rules
@@ -64,9 +71,9 @@ class Turn:
         return {
             "number": self.number,
             "player": self.player,
-            "before": format_sets(self.before),
-            "after": format_sets(self.after),
-            "rack": None if self.rack is None else format_tiles(self.rack),
+            "before": sets_to_json(self.before),
+            "after": sets_to_json(self.after),
+            "rack": None if self.rack is None else [tile_to_json(t) for t in self.rack],
             "drew": self.drew,
             "seconds": self.seconds,
             "verdict": dict(self.verdict),
@@ -78,13 +85,27 @@ class Turn:
         return cls(
             number=int(data["number"]),
             player=str(data["player"]),
-            before=_table(parse_sets(data["before"], edition)),
-            after=_table(parse_sets(data["after"], edition)),
+            before=_table(_read_sets(data["before"], edition)),
+            after=_table(_read_sets(data["after"], edition)),
             verdict=dict(data["verdict"]),
-            rack=None if rack is None else tuple(parse_tiles(rack, edition)),
+            rack=None if rack is None else tuple(_read_tiles(rack, edition)),
             drew=int(data.get("drew") or 0),
             seconds=None if data.get("seconds") is None else float(data["seconds"]),
         )
+
+
+def _read_sets(value: Any, edition: str | None) -> list[list[Tile]]:
+    """A table as records hold it: the JSON form (a list of sets), or notation text (records
+    written before the JSON form was one, and the database's columns)."""
+    return parse_sets(value, edition) if isinstance(value, str) else sets_from_json(value, edition)
+
+
+def _read_tiles(value: Any, edition: str | None) -> list[Tile]:
+    if isinstance(value, str):
+        return parse_tiles(value, edition)
+    if not isinstance(value, list):
+        raise NotationError("a rack is a list of tiles")
+    return [tile_from_json(t, edition) for t in value]
 
 
 @dataclass(frozen=True)
@@ -111,7 +132,7 @@ class Ending:
         return {
             "end": self.end.value,
             "winner": self.winner,
-            "racks": {p: format_tiles(t) for p, t in self.racks.items()},
+            "racks": {p: [tile_to_json(t) for t in tiles] for p, tiles in self.racks.items()},
             "scores": dict(self.scores),
             "explanations": dict(self.explanations),
         }
@@ -121,7 +142,7 @@ class Ending:
         return cls(
             end=GameEnd(data["end"]),
             winner=str(data["winner"]),
-            racks={p: tuple(parse_tiles(t, edition)) for p, t in data["racks"].items()},
+            racks={p: tuple(_read_tiles(t, edition)) for p, t in data["racks"].items()},
             scores={p: int(s) for p, s in data["scores"].items()},
             explanations=dict(data.get("explanations") or {}),
         )

@@ -162,7 +162,7 @@ PRESETS: dict[str, Rules] = {
             overtime_draw=1,  # #14
             failed_manipulation_draw=3,  # #13
             joker_replacement_from_table=False,  # #8 "from his rack, not the table"
-            joker_free_by_rearranging=True,  # #9 a set with a joker may be split and lose tiles
+            joker_free_by_rearranging=False,  # #9 retrieval only shown with a rack tile (#8 wins)
             freed_joker_min_own_tiles=2,  # #10 "with 2 or more tiles from his rack"
             joker_penalty=30,  # #15
             bank_empty_scoring=BankEmptyScoring.DIFFERENCE,  # #18
@@ -170,8 +170,9 @@ PRESETS: dict[str, Rules] = {
             notes=(
                 "table play in the opening turn: " + _NOT_STATED,
                 "freeing a joker by rearranging: the rulebook lets a set with a joker be split and "
-                "lose tiles but shows retrieval only with a rack tile; allowed here [inferred] "
-                "(rules.md 6 #9)",
+                "lose tiles but retrieves a joker only with a tile 'from his rack, not the table' "
+                "(rules.md 4.2); a freed joker therefore needs a rack tile it stood for. Allowing "
+                "freeing by rearranging would let a table tile take its place, which #8 forbids",
                 "match end: 'decide how many points to reach'; override match_end=target_score "
                 "and target_score=N for that",
             ),
@@ -238,7 +239,8 @@ PRESETS: dict[str, Rules] = {
             turn_seconds=120,  # #12
             overtime_draw=1,  # #14
             failed_manipulation_draw=3,  # #13
-            joker_replacement_from_table=False,  # #8
+            joker_replacement_from_table=False,  # #8 "a tile on the player's own rack"
+            joker_free_by_rearranging=False,  # #9 as pressman_us_2009: the rack tile is the way
             freed_joker_min_own_tiles=2,  # #10
             joker_penalty=30,  # #15
             bank_empty_scoring=BankEmptyScoring.DIFFERENCE,  # #18 losers subtract the winner's sum
@@ -315,6 +317,7 @@ PRESETS: dict[str, Rules] = {
             source="PAGAT-QUOTES, RKB-ORG; toggle 8 of rules.md 6",
             turn_seconds=120,
             strict_joker_group=True,  # #11
+            joker_free_by_rearranging=False,  # #9 as pressman_us_2009
             notes=("PRESSMAN-2009 values with the strict 3-tile-group rule",),
         ),
     )

@@ -129,7 +129,7 @@ def test_turns_sent_at_once_keep_the_record_whole(server: Server) -> None:
     players = [t["player"] for t in record["turns"]]
     assert players == (["Ann", "Bob", "Cy"] * 5)[:13]
     assert all(t["verdict"]["status"] == "legal" for t in record["turns"])
-    assert all(t["before"] == "r10 r11 r12" for t in record["turns"][1:])
+    assert all(t["before"] == [["r10", "r11", "r12"]] for t in record["turns"][1:])
 
 
 def test_a_failing_database_is_503_not_a_conflict(tmp_path) -> None:

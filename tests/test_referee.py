@@ -190,12 +190,37 @@ def test_a_freed_joker_reused_with_too_few_own_tiles() -> None:
 
 
 def test_a_freed_joker_in_a_new_set_with_one_own_tile_under_pressman() -> None:
+    # engine.joker_fate: a freed joker's new set is made of jokers and rack tiles only, so k10
+    # taken off a table run does not count as the player's own tile.
     before = "r4 J r6 | k7 k8 k9 k10"
     after = "r4 r5 r6 | k7 k8 k9 | J k10 k11"
     verdict = judge(before, after, opened=True)
-    assert codes(verdict) == ["freed_joker_too_few_own_tiles"]
-    assert "at least 2" in verdict.violations[0].message
-    assert judge(before, after, opened=True, rules="pl_wikipedia_tournament").legal
+    assert set(codes(verdict)) == {"freed_joker_too_few_own_tiles", "freed_joker_not_in_new_set"}
+    assert any("at least 2" in v.message for v in verdict.violations)
+    verdict = judge(before, after, opened=True, rules="pl_wikipedia_tournament")
+    assert codes(verdict) == ["freed_joker_not_in_new_set"]
+    # PL-WIKI's one own tile: with two jokers, one rack tile makes the new set.
+    assert judge("r4 J r6 | k7 J k9", "r4 r5 r6 | k7 k8 k9 | J J k11", opened=True,
+                 rules="pl_wikipedia_tournament").legal
+
+
+def test_a_joker_left_in_its_place_in_a_split_run_stays() -> None:
+    # issue 19 case 4: the joker still stands for r8 beside r9; nothing freed it.
+    assert judge("r5 r6 r7 J r9", "r5 r6 r7 | r7 J r9", opened=True).legal
+
+
+def test_a_group_joker_that_jumps_into_a_run_was_freed() -> None:
+    # issue 19 case 2: J stood for b3 or o3 in a group; as b3 in a run it left its set.
+    verdict = judge("k3 r3 J | b4 b5 b6", "k3 r3 o3 | b2 J b4 b5 b6", opened=True)
+    assert set(codes(verdict)) == {"freed_joker_too_few_own_tiles", "freed_joker_not_in_new_set"}
+
+
+def test_pressman_needs_a_rack_tile_to_free_a_joker() -> None:
+    # issue 19 case 3 (rules.md 4.2: "from his rack, not the table"): no rack tile, no joker.
+    before = "k1 k2 J | r1 b1 o1 | r2 b2 o2"
+    after = "r1 b1 o1 k1 | r2 b2 o2 k2 | J o7 o8"
+    assert codes(judge(before, after, opened=True)) == ["joker_freed_by_rearranging"]
+    assert judge(before, after, opened=True, rules="jumbo_de").legal
 
 
 def test_a_joker_replaced_by_a_table_tile_where_the_preset_forbids_it() -> None:
@@ -327,3 +352,10 @@ def test_verdict_as_json_names_codes_penalties_and_consequence() -> None:
     assert data["violations"][0]["penalty"] == "failed_turn"
     assert data["consequence"]["restore_table"] is True
     assert data["played"] == ["r5"]
+
+
+def test_a_locked_set_grows_only_with_its_jokers_where_they_stood() -> None:
+    # pagat_sabra: r6 taking the joker's place while the joker moves on rearranges the set.
+    assert not judge("r5 J r7", "r5 r6 r7 r8 J", opened=True, rules="pagat_sabra").legal
+    assert judge("r5 J r7", "r5 J r7 J", opened=True, rules="pagat_sabra").legal  # a rack joker joins
+    assert judge("k5 b5 J", "k5 b5 o5 J", opened=True, rules="pagat_sabra").legal

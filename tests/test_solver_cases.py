@@ -178,10 +178,21 @@ def test_objective_enum_and_text_agree():
     assert hint("r5 r6 r7", "r8", objective=Objective.VALUE).to_dict()["objective"] == "value"
 
 
-def test_a_set_with_a_twist_special_joker_stays_as_it_is():
+def test_a_set_with_a_twist_special_joker_grows_from_the_rack():
     h = hint("r5 Jd r8 | k1 k2 k3", "k4 r9", edition="twist")
-    assert format_tiles(h.play) == "k4"
-    assert "r5 Jd r8" in [format_tiles(s) for s in h.table]
+    assert sorted(map(str, h.play)) == ["k4", "r9"]
+    assert "r5 Jd r8 r9" in [format_tiles(s) for s in h.table]
+
+
+def test_twist_special_jokers_are_played_from_the_rack():
+    # issue 19 case 5: the double joker opens (k10 k11 k12 k13 = 46), and extends a table set
+    h = hint("", "k10 Jd k13", opened=False, edition="twist")
+    assert (h.tiles_played, h.opening_value) == (3, 46)
+    h = hint("k3 Jd k6", "k7", edition="twist")
+    assert format_tiles(h.play) == "k7" and not h.is_draw
+    h = hint("r5 r6 r7", "Jm r2 r3 r3 r2", edition="twist")
+    assert "r2 r3 Jm r3 r2" in [format_tiles(s) for s in h.table]
+    assert judged("r5 r6 r7", h, "pressman_us_2009", edition="twist").legal
 
 
 def test_a_locked_set_grows_in_reading_order():
@@ -192,3 +203,56 @@ def test_a_locked_set_grows_in_reading_order():
 def test_explanation_of_a_split_run():
     h = hint("k3 k4 k5 k6 k7 k8 | r4 b4 o4", "k6")
     assert h.explanation == ["split k3 k4 k5 k6 k7 k8 after k6", "add k6 to k7 k8 to make k6 k7 k8"]
+
+
+# --- issue 19: hints the referee accepts (one definition of joker retrieval, engine.joker_fate) ---
+
+
+def judged(table: str, h: Hint, preset: str, edition: str | None = None):
+    from rummi.engine.referee import judge_turn
+
+    return judge_turn(parse_sets(table, edition), h.table, opened=True, rules=preset, edition=edition)
+
+
+def test_strict_group_1980_frees_a_3_tile_groups_joker_only_with_both_colours():
+    h = hint("k5 b5 J", "o5 r9 r10", rules="strict_group_1980")
+    assert (format_tiles(h.play), h.tiles_played) == ("o5", 1)
+    assert sets_of(h) == {"k5 b5 o5 J"}
+    assert judged("k5 b5 J", h, "strict_group_1980").legal
+
+
+def test_a_strict_group_applies_where_jokers_are_otherwise_free():
+    free = get_rules("strict_group_1980", joker_free_by_rearranging=True, freed_joker_min_own_tiles=0,
+                     freed_joker_in_new_set=False)
+    assert hint("k5 b5 J", "o5 r9 r10", rules=free).tiles_played == 1
+
+
+def test_a_freed_joker_does_not_jump_into_another_table_set():
+    h = hint("k3 r3 J | b4 b5 b6", "o3 b2")
+    assert h.tiles_played == 1
+    assert "b2 J b4 b5 b6" not in [format_tiles(s) for s in h.table]
+    assert judged("k3 r3 J | b4 b5 b6", h, "pressman_us_2009").legal
+
+
+def test_pressman_frees_a_joker_only_with_a_rack_tile():
+    # rules.md 4.2: "from his rack, not the table"; r5 on the table cannot take the joker's place
+    assert hint("r4 J r6 | b5 k5 o5 r5", "k7 k8").is_draw
+    h = hint("r4 J r6 | b5 k5 o5 r5", "k7 k8", rules="pl_wikipedia_tournament")
+    assert h.tiles_played == 2
+
+
+def test_a_joker_left_in_its_place_in_a_split_run_is_kept():
+    h = hint("r5 r6 r7 J r9", "r7")
+    assert h.tiles_played == 1
+    assert judged("r5 r6 r7 J r9", h, "pressman_us_2009").legal
+
+
+def test_a_locked_set_takes_a_rack_joker_under_pagat_sabra():
+    h = hint("r5 J r7", "J", rules="pagat_sabra")
+    assert h.tiles_played == 1 and not h.is_draw
+    assert judged("r5 J r7", h, "pagat_sabra").legal
+
+
+def test_a_twist_draw_counts_sets_with_special_jokers_in_its_reason():
+    h = hint("", "k1 Jd k4 o2", opened=False, edition="twist")
+    assert h.is_draw and "worth 10" in h.reason  # k1 Jd k4 = 1 + 2 + 3 + 4

@@ -7,10 +7,11 @@ slice of it so a regression shows up in the normal suite.
 from __future__ import annotations
 
 import pytest
-from rummi.engine.rules import get_rules
+from rummi.engine.referee import judge_turn
+from rummi.engine.rules import PRESETS, get_rules
 from rummi.engine.solver import solve
 
-from benchmarks.positions import small_deal
+from benchmarks.positions import joker_deal, small_deal
 from benchmarks.solver_reference import reference_best
 
 PRESETS = ["pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "strict_group_1980"]
@@ -31,6 +32,28 @@ def test_solver_matches_exhaustive_search(preset: str, objective: str) -> None:
         mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
         theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
         assert mine == theirs, f"seed {seed}: {deal}"
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_hints_with_table_jokers_are_legal_and_optimal_under_every_preset(preset: str) -> None:
+    """A sample of ``benchmarks/solver_exactness.py``'s "jokers: <preset>" classes."""
+    rules = get_rules(preset)
+    for seed in range(4):
+        deal = joker_deal(seed + 100, rules.edition)
+        for objective in ("tiles", "value"):
+            hint = solve(
+                deal.table, deal.rack, opened=deal.opened, edition=deal.edition, rules=rules, objective=objective
+            )
+            if not hint.is_draw:
+                verdict = judge_turn(deal.table, hint.table, opened=deal.opened, rack=deal.rack, rules=rules,
+                                     edition=deal.edition)
+                assert verdict.legal, (seed, objective, [v.message for v in verdict.violations])
+            ref = reference_best(
+                deal.table, deal.rack, deal.opened, deal.edition, rules, value_first=objective == "value"
+            )
+            mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
+            theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
+            assert mine == theirs, f"seed {seed} {objective}: {deal}"
 
 
 @pytest.mark.parametrize("edition,jokers", [("standard", 0), ("standard", 2), ("xp", 4), ("start_right", 1)])

@@ -160,14 +160,26 @@ def test_json_export_reads_back_the_same_game() -> None:
     game = a_finished_game()
     text = game_to_json(game)
     data = json.loads(text)
-    assert data["format"] == "rummi-game/1"
-    assert data["turns"][2]["after"] == "r10 r11 r12 | k4 k5 k6 | J b1 b2"
+    assert data["format"] == "rummi-game/2"
+    assert data["turns"][2]["after"] == [["r10", "r11", "r12"], ["k4", "k5", "k6"], ["J", "b1", "b2"]]
     assert data["ending"]["scores"] == {"Ann": 42, "Bob": -42}
     again = game_from_json(text)
     assert again.to_dict() == game.to_dict()
-    for other in ("[]", '"rummi-game/1"', '{"format": "csv"}'):
-        with pytest.raises(ValueError, match="not a rummi-game/1 export"):
+    for other in ("[]", '"rummi-game/2"', '{"format": "csv"}'):
+        with pytest.raises(ValueError, match="not a rummi-game/2 export"):
             game_from_json(other)
+
+
+def test_json_export_of_the_first_format_still_reads() -> None:
+    """Version 1 wrote tables and racks as notation text; such files are still read."""
+    game = a_finished_game()
+    data = json.loads(game_to_json(game))
+    data["format"] = "rummi-game/1"
+    for turn in data["turns"]:
+        turn["before"] = " | ".join(" ".join(s) for s in turn["before"])
+        turn["after"] = " | ".join(" ".join(s) for s in turn["after"])
+    data["ending"]["racks"] = {p: " ".join(t) for p, t in data["ending"]["racks"].items()}
+    assert game_from_json(json.dumps(data)).to_dict() == game.to_dict()
 
 
 def test_score_sheet_csv_has_a_row_per_game_and_totals() -> None:

@@ -176,6 +176,11 @@ export function readableSets(picture) {
   return scan.sets.map(set => set.filter(i => scan.tiles[i].tile)).filter(set => set.length);
 }
 
+// A table in the service's JSON form (a list of sets, each a list of tiles) as notation text.
+export function setsText(sets) {
+  return sets.map(set => set.join(" ")).join(" | ");
+}
+
 export function tableText(picture = state.pictures.table) {
   return readableSets(picture).map(set => set.map(i => picture.scan.tiles[i].tile).join(" ")).join(" | ");
 }

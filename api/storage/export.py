@@ -15,8 +15,11 @@ from collections.abc import Sequence
 from rummi.engine.game import Game, score_sheet
 from rummi.engine.rules import MatchEnd
 
-#: Bumped when the JSON layout changes in a way a reader must know about.
-EXPORT_FORMAT = "rummi-game/1"
+#: Bumped when the JSON layout changes in a way a reader must know about. Version 2 writes
+#: tables and racks in the JSON form (lists of tiles); version 1 wrote notation text, and is
+#: still read.
+EXPORT_FORMAT = "rummi-game/2"
+READABLE_FORMATS = ("rummi-game/1", EXPORT_FORMAT)
 
 
 def game_to_json(game: Game) -> str:
@@ -29,7 +32,7 @@ def game_from_json(text: str) -> Game:
     """Read back what :func:`game_to_json` wrote."""
     data = json.loads(text)
     found = data.get("format") if isinstance(data, dict) else type(data).__name__
-    if found != EXPORT_FORMAT:
+    if found not in READABLE_FORMATS:
         raise ValueError(f"not a {EXPORT_FORMAT} export (format {found!r})")
     return Game.from_dict(data)
 

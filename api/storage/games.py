@@ -24,6 +24,7 @@ from typing import Any
 
 from rummi.api.storage.database import Database, StorageError, Transaction
 from rummi.engine.game import Ending, Game, Turn, rules_from_dict
+from rummi.engine.notation import format_sets, format_tiles
 
 from rummi.places import default_database_url
 
@@ -306,9 +307,9 @@ def _insert_turn(tx: Transaction, game_id: int, turn: Turn) -> None:
             game_id,
             turn.number,
             turn.player,
-            data["before"],
-            data["after"],
-            data["rack"],
+            format_sets(turn.before),  # the columns hold notation text, readable in any SQL client
+            format_sets(turn.after),
+            None if turn.rack is None else format_tiles(turn.rack),
             turn.drew,
             turn.seconds,
             1 if turn.legal else 0,

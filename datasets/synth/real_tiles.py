@@ -47,23 +47,31 @@ def cut_real_tiles(source: Path, val_fraction: float = 0.2) -> list[RealTile]:
         image = cv2.imread(str(photo.image))
         if image is None:
             continue
-        height, width = image.shape[:2]
-        for number, line in enumerate(photo.label.read_text().splitlines(), start=1):
-            if not line.strip():
-                continue
-            notation, points = parse_polygon_line(line, names, f"{photo.label.name} line {number}")
-            polygon = points * [width, height]
-            if _touches_border(polygon, width, height):
-                continue
-            quad = min_area_quad(polygon)
-            if min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[1])) < MIN_SHORT_SIDE_PX:
-                continue
-            offset = ink_offset(warp_crop(image, quad, CROP_SIZE))
-            if abs(offset) < MIN_ORIENTATION_CONFIDENCE:
-                continue
-            if offset > 0:
-                quad = flip_quad(quad)
-            tiles.append(RealTile(notation, _sprite(image, quad, polygon), f"{photo.session[0]}-{photo.session[1]}"))
+        tiles += cut_photo_tiles(image, photo.label, names, f"{photo.session[0]}-{photo.session[1]}")
+    return tiles
+
+
+def cut_photo_tiles(image: np.ndarray, label: Path, names: list[str], source: str) -> list[RealTile]:
+    """The usable whole tiles of one labelled photo, as upright sprites (used by the scene
+    generator and by the test videos of :mod:`datasets.videos`)."""
+    height, width = image.shape[:2]
+    tiles: list[RealTile] = []
+    for number, line in enumerate(label.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        notation, points = parse_polygon_line(line, names, f"{label.name} line {number}")
+        polygon = points * [width, height]
+        if _touches_border(polygon, width, height):
+            continue
+        quad = min_area_quad(polygon)
+        if min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[1])) < MIN_SHORT_SIDE_PX:
+            continue
+        offset = ink_offset(warp_crop(image, quad, CROP_SIZE))
+        if abs(offset) < MIN_ORIENTATION_CONFIDENCE:
+            continue
+        if offset > 0:
+            quad = flip_quad(quad)
+        tiles.append(RealTile(notation, _sprite(image, quad, polygon), source))
     return tiles
 
 

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rummi.engine.joker_fate import intact_pairs
 from rummi.engine.tiles import Tile, sort_tiles
 
 Sets = Sequence[Sequence[Tile]]
@@ -114,19 +115,8 @@ def _pair_intact(
     before: tuple[tuple[Tile, ...], ...], after: tuple[tuple[Tile, ...], ...]
 ) -> tuple[list[int], list[int]]:
     """Pair before-sets with after-sets holding exactly the same tiles."""
-    free_after = list(range(len(after)))
-    pairs_before: list[int] = []
-    pairs_after: list[int] = []
-    after_counts = [Counter(s) for s in after]
-    for b, tiles in enumerate(before):
-        wanted = Counter(tiles)
-        for a in free_after:
-            if after_counts[a] == wanted:
-                pairs_before.append(b)
-                pairs_after.append(a)
-                free_after.remove(a)
-                break
-    return pairs_before, pairs_after
+    pairs = intact_pairs(before, after)
+    return list(pairs), list(pairs.values())
 
 
 def _heirs(
@@ -144,13 +134,17 @@ def _heirs(
     candidates = [a for a in range(len(after)) if a not in intact_after]
     after_counts = {a: Counter(t for t in after[a] if not t.is_joker) for a in candidates}
     after_jokers = {a: Counter(t for t in after[a] if t.is_joker) for a in candidates}
+    holding: dict[Tile, list[int]] = {}  # numbered tile -> candidate after-sets holding it
+    for a in candidates:
+        for t in after_counts[a]:
+            holding.setdefault(t, []).append(a)
     for b, tiles in enumerate(before):
         if b in heir:
             continue
         numbered = Counter(t for t in tiles if not t.is_joker)
         jokers = Counter(t for t in tiles if t.is_joker)
         best, best_key = None, (0, 0)
-        for a in candidates:
+        for a in sorted({a for t in numbered for a in holding.get(t, ())}):
             # A set split into equal halves: the half that kept the joker continues the set,
             # so keeping a joker with its neighbours is never mistaken for freeing it.
             key = (sum((numbered & after_counts[a]).values()), sum((jokers & after_jokers[a]).values()))

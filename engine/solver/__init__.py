@@ -16,14 +16,15 @@ optimal (:mod:`engine.solver.turn`) for the rest. What "legal" means comes from 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Sequence
 
 from rummi.engine.editions import Edition
 from rummi.engine.errors import RummiError
 from rummi.engine.notation import format_sets, format_tiles, sets_to_json, tile_to_json
-from rummi.engine.solver import dp, opening
+from rummi.engine.referee.judge import judge_turn
+from rummi.engine.rules import Rules
+from rummi.engine.solver import dp, opening, specials
 from rummi.engine.solver.explain import explain
 from rummi.engine.solver.position import Position, RuleView
 from rummi.engine.solver.turn import Objective, TurnAnswer, solve_turn
@@ -113,15 +114,20 @@ def solve(
 
     ``rules``: a preset name, an :class:`engine.rules.Rules`, or ``None`` for the default preset.
     ``edition`` defaults to the preset's edition. ``compiled=False`` leaves out the compiled
-    dynamic programme (same answers, by the integer program): for a caller whose numba kernel
-    is still compiling, so that a hint never waits for the compiler.
+    dynamic programme (same answers, by the other routes): for a caller whose numba kernel is
+    still compiling, so that a hint never waits for the compiler.
     """
     goal = _objective(objective)
     view = RuleView.of(rules)
     pos = Position(table, rack, _edition_of(edition, rules), view)
     if not pos.rack_in:
         return _draw("the rack is empty", goal, pos)
-    answer = _best(pos, opened, goal, compiled)
+    answer, judged = _best(pos, opened, goal, rules, compiled)
+    if specials.applies(pos):
+        answer = specials.solve(pos, opened, goal, answer, lambda sub, o: _best(sub, o, goal, rules, compiled)[0])
+        judged = False
+    if not judged:
+        answer = _judged(pos, answer, opened, goal, rules)
     if answer is None:
         return _draw(_why_no_opening(pos, goal), goal, pos)
     if answer.tiles == 0:
@@ -132,16 +138,92 @@ def solve(
     return _hint(pos, answer, goal, opened)
 
 
-def _best(pos: Position, opened: bool, goal: Objective, compiled: bool = True) -> TurnAnswer | None:
+def _best(
+    pos: Position, opened: bool, goal: Objective, rules: Any, compiled: bool = True
+) -> tuple[TurnAnswer | None, bool]:
     """The fastest exact method that models this position: the opening search, the dynamic
-    programme after the opening, or the integer program for everything else."""
+    programme after the opening, or the integer program for everything else.
+
+    Also whether the answer was already judged legal by the referee. Where the preset's joker
+    rules keep the dynamic programme out, it still answers the same position with the table
+    jokers free: every legal play is among those, so when the referee accepts its best play
+    that play is the best legal one (the packed objective, tie-breaks included, can only be
+    lower under more rules); otherwise the integer program, which encodes the rules, answers.
+    """
     if opening.applies(pos, opened):
-        return opening.search(pos, goal)
+        return opening.search(pos, goal), False
     if compiled and dp.applies(pos, opened):
         answer = dp.solve_after_opening(pos, goal)
         if answer is not None:
-            return answer
-    return solve_turn(pos, opened, goal)
+            return answer, False
+    relaxed = _jokers_free(pos)
+    if compiled and relaxed is not None and _judgeable(rules) and dp.applies(relaxed, opened):
+        answer = dp.solve_after_opening(relaxed, goal)
+        if answer is not None and answer.tiles == 0:
+            return answer, True  # nothing fits even with free jokers
+        if answer is not None and _legal(pos, answer, opened, rules):
+            return answer, True
+    return solve_turn(pos, opened, goal), False
+
+
+def _jokers_free(pos: Position) -> Position | None:
+    """The same position under rules that let table jokers go anywhere (a relaxation), or
+    ``None`` when the position has no table joker to relax."""
+    if not pos.table_jokers:
+        return None
+    view = replace(
+        pos.rules, free_by_rearranging=True, freed_min_own_tiles=0, freed_in_new_set=False,
+        strict_joker_group=False,
+    )
+    return Position(pos.table_sets_in, pos.rack_in, pos.edition, view)
+
+
+def _judged(
+    pos: Position, answer: TurnAnswer | None, opened: bool, goal: Objective, rules: Any
+) -> TurnAnswer | None:
+    """The answer, once the referee has judged it legal (the same rules, one definition).
+
+    Every method encodes the preset's rules, and the joker rules by the definition of
+    :mod:`rummi.engine.joker_fate` that the referee judges with; this is the proof, hint by
+    hint. Should a fast method's play ever be judged illegal, the integer program answers
+    instead; should that too be judged illegal, it is a defect, raised rather than shown.
+    """
+    if answer is None or answer.tiles == 0 or not _judgeable(rules) or not _jokers_ruled(pos):
+        return answer
+    if _legal(pos, answer, opened, rules):
+        return answer
+    exact = solve_turn(pos, opened, goal)
+    if exact is not None and exact.tiles > 0 and _legal(pos, exact, opened, rules):
+        return exact
+    raise RummiError(
+        "internal error: the solver's best play is judged illegal by the referee; please report "
+        f"this position (table {format_sets(pos.table_sets_in)}, rack {format_tiles(pos.rack_in)})"
+    )
+
+
+def _jokers_ruled(pos: Position) -> bool:
+    """Whether a joker rule of the preset is at stake: a table joker under retrieval rules, a
+    locked set, or a Twist special joker. Elsewhere the methods' answers need no judge (each is
+    checked against independent references by benchmarks/solver_exactness.py), and the judge
+    would cost more than the hint (10-20 ms on a 40-tile table)."""
+    rules = pos.rules
+    if pos.unplayable_rack or any(s.locked for s in pos.sets):
+        return True
+    if not pos.table_jokers:
+        return False
+    free = rules.free_by_rearranging and rules.freed_min_own_tiles == 0 and not rules.freed_in_new_set
+    return not free or any(j.needs_all for j in pos.table_jokers)
+
+
+def _judgeable(rules: Any) -> bool:
+    return rules is None or isinstance(rules, (str, Rules))
+
+
+def _legal(pos: Position, answer: TurnAnswer, opened: bool, rules: Any) -> bool:
+    verdict = judge_turn(
+        pos.table_sets_in, answer.table, opened=opened, rack=pos.rack_in, rules=rules, edition=pos.edition
+    )
+    return verdict.legal
 
 
 def can_open(
@@ -190,6 +272,11 @@ def _why_no_opening(pos: Position, goal: Objective) -> str:
         best = opening.search(pos, goal, with_threshold=False)
     else:
         best = solve_turn(pos, False, Objective.VALUE, with_threshold=False)
+    if specials.applies(pos):  # Twist: sets with a special joker count too
+        free = Position(pos.table_sets_in, pos.rack_in, pos.edition, replace(pos.rules, threshold=0))
+        for c in specials.candidates(free, False):
+            if best is None or c.opening_value > best.opening_value:
+                best = TurnAnswer(list(c.rack), [list(c.tiles)], [False], len(c.rack), 0, c.opening_value)
     if best is None or best.tiles == 0:
         return "no set can be made from the rack alone, so there is no opening"
     return f"the best sets from the rack alone are worth {best.opening_value}, the opening needs {need}"

@@ -99,6 +99,8 @@ def applies(pos: Position, opened: bool) -> bool:
     free = rules.free_by_rearranging and rules.freed_min_own_tiles == 0 and not rules.freed_in_new_set
     if pos.table_jokers and not free:
         return False
+    if any(j.needs_all for j in pos.table_jokers):
+        return False  # a strict 3-tile group's joker needs both colours even where jokers are free
     return _pool_jokers(pos) <= kernel.MAX_JOKERS
 
 

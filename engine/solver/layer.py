@@ -57,6 +57,10 @@ class Layer:
         size = pos.size
         self.real: list[Expr] = [{} for _ in range(size)]
         self.joker_at: list[Expr] = [{} for _ in range(size)]
+        # the same jokers by the kind of set they stand in (a table joker keeps its place only
+        # in a set of its old kind: engine.joker_fate)
+        self.joker_in_run: list[Expr] = [{} for _ in range(size)]
+        self.joker_in_group: list[Expr] = [{} for _ in range(size)]
         self.joker_by_key: dict[int, Expr] = {k: {} for k in self.joker_supply}
         self.points: Expr = {}
         self._steps: list[list[_Step]] = []
@@ -77,12 +81,13 @@ class Layer:
         key = self.slot_key(colour)
         return 0 if key is None else self.joker_supply[key]
 
-    def _count(self, index: int, real: bool, expr: Expr) -> None:
+    def _count(self, index: int, real: bool, expr: Expr, in_run: bool = True) -> None:
         pos = self.pos
         target = self.real[index] if real else self.joker_at[index]
         add_into(target, expr)
         add_into(self.points, expr, pos.number_of(index))
         if not real:
+            add_into((self.joker_in_run if in_run else self.joker_in_group)[index], expr)
             key = self.slot_key(index // pos.span)
             add_into(self.joker_by_key[key], expr)  # type: ignore[index]
 
@@ -167,9 +172,9 @@ class Layer:
         var = self.model.var(bound)
         e = {var: 1.0}
         for c in reals:
-            self._count(c * pos.span + offset, True, e)
+            self._count(c * pos.span + offset, True, e, in_run=False)
         for c in jokered:
-            self._count(c * pos.span + offset, False, e)
+            self._count(c * pos.span + offset, False, e, in_run=False)
         self._groups.append((offset, reals, jokered, var))
 
     # --- reading a solution -----------------------------------------------------------------

@@ -17,7 +17,8 @@ from typing import Any
 
 from rummi.engine.editions import Edition, get_edition
 from rummi.engine.errors import RummiError
-from rummi.engine.melds import classify
+from rummi.engine.joker_fate import is_strict_group, meanings_by_kind
+from rummi.engine.melds import SetKind, classify
 from rummi.engine.notation import format_tiles
 from rummi.engine.tiles import JokerKind, Tile
 
@@ -78,6 +79,10 @@ class TableJoker:
     meanings: tuple[int, ...]
     #: strict 3-tile group rule: every meaning must be supplied to free it (both colours)
     needs_all: bool
+    #: the meanings it keeps by standing in a run / in a group (engine.joker_fate: a joker
+    #: keeps its place only in a set of its old kind)
+    run_meanings: tuple[int, ...] = ()
+    group_meanings: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,8 @@ class TableSet:
     locked: bool
     #: for a locked set: the ways it may grow, each a tuple of (tile index, count) to add
     extensions: tuple[tuple[tuple[int, int], ...], ...] = ((),)
+    #: per extension, the rack jokers it takes (pagat_sabra: a locked set may grow with one)
+    extension_jokers: tuple[int, ...] = (0,)
 
 
 class Position:
@@ -131,11 +138,12 @@ class Position:
 
         self.sets: list[TableSet] = []
         self.table_jokers: list[TableJoker] = []
-        for k, tiles in enumerate(self.table_sets_in):
-            self.sets.append(self._read_set(k, tiles))
+        for tiles in self.table_sets_in:
             for t in tiles:
                 if not t.is_joker:
                     self.table_count[self.index(t)] += 1
+        for k, tiles in enumerate(self.table_sets_in):  # after the counts: locked sets read them
+            self.sets.append(self._read_set(k, tiles))
 
     # --- indexing ------------------------------------------------------------------------
     def index(self, tile: Tile) -> int:
@@ -184,46 +192,65 @@ class Position:
         for key, tile in zip(keys, jokers):
             self.joker_tile.setdefault(key, tile)  # type: ignore[arg-type]
         if jokers and self.rules.locked_joker_sets:
-            extensions = self._extensions(verdict)
+            grown = self._extensions(verdict)
             return TableSet(
-                tiles, count_items, keys, locked=True, extensions=extensions  # type: ignore[arg-type]
+                tiles, count_items, keys, locked=True,  # type: ignore[arg-type]
+                extensions=tuple(e for e, _ in grown), extension_jokers=tuple(x for _, x in grown),
             )
         meanings = verdict.joker_meanings()
+        strict = self.rules.strict_joker_group and is_strict_group(verdict)
         for i, (key, tile) in enumerate(zip(keys, jokers)):
-            group_of_three = len(tiles) == 3 and all(r.kind.value == "group" for r in verdict.readings)
+            by_kind = meanings_by_kind(verdict, i)
             self.table_jokers.append(
                 TableJoker(
                     set_index=k,
                     key=key,  # type: ignore[arg-type]
                     tile=tile,
                     meanings=tuple(sorted({self.index(m) for m in meanings[i]})),
-                    needs_all=self.rules.strict_joker_group and group_of_three and len(jokers) == 1,
+                    needs_all=strict,
+                    run_meanings=tuple(sorted({self.index(m) for m in by_kind.get(SetKind.RUN, ())})),
+                    group_meanings=tuple(sorted({self.index(m) for m in by_kind.get(SetKind.GROUP, ())})),
                 )
             )
         return TableSet(tiles, count_items, keys, locked=False)  # type: ignore[arg-type]
 
-    def _extensions(self, verdict: Any) -> tuple[tuple[tuple[int, int], ...], ...]:
-        """Ways a locked set may grow with numbered tiles: longer runs, fuller groups."""
-        found: set[tuple[tuple[int, int], ...]] = {()}
+    def _extensions(self, verdict: Any) -> list[tuple[tuple[tuple[int, int], ...], int]]:
+        """Every way a locked set may grow: (numbered tiles to add, rack jokers to add).
+
+        engine.joker_fate: a locked set is kept when all its tiles lie together in one valid set
+        in which its jokers still stand for what they stood for: it grows at the ends of a run
+        or by the missing colours of a group, with tiles or plain rack jokers (pagat_sabra).
+        Only tiles the table and rack hold are listed.
+        """
+        spare_jokers = self.rack_jokers.get(ANY, 0)
+        have = [self.table_count[i] + self.rack_count[i] for i in range(self.size)]
+        found: set[tuple[tuple[tuple[int, int], ...], int]] = {((), 0)}
+
+        def add(new_places: list[Tile]) -> None:
+            for x in range(0, min(spare_jokers, len(new_places)) + 1):
+                for spots in itertools.combinations(range(len(new_places)), x):
+                    extra = [t for k, t in enumerate(new_places) if k not in spots]
+                    if all(have[self.index(t)] > 0 for t in extra) and (extra or x):
+                        found.add((tuple(sorted((self.index(t), 1) for t in extra)), x))
+
         for reading in verdict.readings:
             members = reading.stands_for
             if reading.kind.value == "group":
-                have = {t.colour for t in members}
-                missing = [c for c in self.colours if c not in have]
+                have_colours = {t.colour for t in members}
+                missing = [c for c in self.colours if c not in have_colours]
                 for r in range(1, len(missing) + 1):
                     for combo in itertools.combinations(missing, r):
-                        added = (self.index(Tile(number=members[0].number, colour=c)) for c in combo)
-                        found.add(tuple(sorted((i, 1) for i in added)))
-            else:
-                colour = members[0].colour
-                low, high = members[0].number, members[-1].number
-                lowest, highest = self.numbers[0], self.numbers[-1]
-                for a in range(lowest, low + 1):
-                    for b in range(high, highest + 1):
-                        extra = [n for n in range(a, low)] + [n for n in range(high + 1, b + 1)]
-                        added = (self.index(Tile(number=n, colour=colour)) for n in extra)
-                        found.add(tuple(sorted((i, 1) for i in added)))
-        return tuple(sorted(found, key=lambda e: (len(e), e)))
+                        add([Tile(number=members[0].number, colour=c) for c in combo])
+                continue
+            colour = members[0].colour
+            low, high = members[0].number, members[-1].number
+            lowest, highest = self.numbers[0], self.numbers[-1]
+            for a in range(lowest, low + 1):
+                for b in range(high, highest + 1):
+                    numbers = list(range(a, low)) + list(range(high + 1, b + 1))
+                    if numbers:
+                        add([Tile(number=n, colour=colour) for n in numbers])
+        return sorted(found, key=lambda e: (len(e[0]) + e[1], e))
 
 
 def _check_tiles(table: list[tuple[Tile, ...]], rack: tuple[Tile, ...], edition: Edition) -> None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from rummi.engine.melds import classify
 from rummi.engine.solver.ilp import Expr, Model, add_into
 from rummi.engine.solver.layer import Layer
-from rummi.engine.solver.position import Position
+from rummi.engine.solver.position import ANY, Position, TableJoker
 from rummi.engine.tiles import Tile
 
 
@@ -152,11 +152,13 @@ def solve_turn(
             if set_vars[k] is not None and x[set_vars[k]] > 0:
                 sets.append(list(s.tiles))
                 flags.append(True)
-            for option, var in zip(s.extensions, locked_vars[k]):
+            for option, jokers, var in zip(s.extensions, s.extension_jokers, locked_vars[k]):
                 if x[var] > 0:
                     extra = [pos.tile(i) for i, n in option for _ in range(n)]
+                    if jokers:
+                        extra += [pos.joker_tile[ANY]] * jokers
                     sets.append(_ordered(list(s.tiles), extra, pos.edition) if extra else list(s.tiles))
-                    flags.append(not option)
+                    flags.append(not option and not jokers)
     for layer in (table_layer, freed_layer, opening_layer):
         if layer is not None:
             new = layer.sets(x)
@@ -232,9 +234,11 @@ def _table(
             options = [model.var(1) for _ in s.extensions]
             model.equal({v: 1.0 for v in options}, 1)
             untouched[options[0]] = 1.0
-            for option, var in zip(s.extensions, options):
+            for option, jokers, var in zip(s.extensions, s.extension_jokers, options):
                 for i, n in s.counts + option:
                     placed[i][var] = placed[i].get(var, 0.0) + n
+                if jokers:  # rack jokers it grows by
+                    joker_balance[ANY][var] = joker_balance[ANY].get(var, 0.0) + jokers
             locked_vars[k] = options
         else:
             var = model.var(1)
@@ -266,8 +270,11 @@ def _jokers(
         return None
     can_free = opened
     landing = rules.freed_in_new_set or rules.freed_min_own_tiles > 0
-    needs_replacement = not rules.free_by_rearranging
-    if can_free and not landing and not needs_replacement:
+
+    def needs_replacement(j: TableJoker) -> bool:
+        return j.needs_all or not rules.free_by_rearranging
+
+    if can_free and not landing and not any(needs_replacement(j) for j in jokers):
         return None  # a freed joker may go anywhere: no constraint at all
     freed_layer: Layer | None = None
     if can_free and landing:
@@ -293,17 +300,19 @@ def _jokers(
         sv = set_vars[j.set_index]
         if sv is not None:
             stay[sv] = 1.0
-        for t in j.meanings:
-            q = model.var(1)
-            stay[q] = 1.0
-            slot_users.setdefault(t, {})[q] = 1.0
+        # its place is kept by a joker standing for one of its meanings in a set of its kind
+        for in_run, meanings in ((True, j.run_meanings), (False, j.group_meanings)):
+            for t in meanings:
+                q = model.var(1)
+                stay[q] = 1.0
+                slot_users.setdefault((in_run, t), {})[q] = 1.0
         row = add_into(dict(stay), keep, -1.0)
         model.equal(row, 0 if can_free else 1)
         if not can_free:
             continue
         add_into(kept_by_key.setdefault(j.key, {}), keep)
         count_by_key[j.key] = count_by_key.get(j.key, 0) + 1
-        if needs_replacement:
+        if needs_replacement(j):
             rvars = {t: model.var(1) for t in j.meanings}
             if j.needs_all:
                 for t, r in rvars.items():
@@ -312,12 +321,16 @@ def _jokers(
                 model.equal(add_into({r: 1.0 for r in rvars.values()}, keep), 1)
             for t, r in rvars.items():
                 replacement_users.setdefault(t, {})[r] = 1.0
-    for t, users in slot_users.items():
-        model.constrain(add_into(dict(users), layer.joker_at[t], -1.0), hi=0)
+    for (in_run, t), users in slot_users.items():
+        slots = layer.joker_in_run[t] if in_run else layer.joker_in_group[t]
+        model.constrain(add_into(dict(users), slots, -1.0), hi=0)
     for t, users in replacement_users.items():
-        # replacement tiles: played from the rack (or already on the table, where allowed)
+        # replacement tiles: played from the rack (or already on the table, where allowed),
+        # and not the tiles of a freed joker's new set (one tile does one job)
         spare = pos.table_count[t] if rules.replacement_from_table else 0
         row = add_into(dict(users), to_table[t], -1.0)
+        if freed_layer is not None:
+            add_into(row, freed_layer.real[t])
         # to_table counts the table's own tiles too: played = to_table - table_count
         model.constrain(row, hi=spare - pos.table_count[t])
     if freed_layer is not None:

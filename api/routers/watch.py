@@ -1,0 +1,188 @@
+"""Automatic refereeing from a camera: post the frames, get the turns and verdicts as they happen.
+
+The page (or any client) starts a session for a table, then posts camera frames to
+``POST /watch/frame?session=ID``; each answer carries the events the frame caused
+(``settled``, ``disturbed``, ``turn``, ``uncertain``: the same objects as
+`rummi watch --json`) and the table's state. The tracker behind it is the one the command line
+uses (:class:`vision.watch.TurnTracker`), kept per session in memory
+(:mod:`api.watch_sessions`). A session started with a ``game`` records every turn into that
+stored game. docs/watch.md describes every field.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated, Any
+
+import anyio.to_thread
+from fastapi import APIRouter, File, Path, Query, Request, UploadFile
+from pydantic import Field
+from rummi.api.deps import GamesDep, InferenceDep, SettingsDep
+from rummi.api.errors import FieldError, GameConflictError, UnsupportedMediaError
+from rummi.api.routers.photos import PHOTO_ERRORS, PHOTO_TYPES, decode
+from rummi.api.schemas import ERRORS, Model, PlayerName, RulesChoice
+from rummi.api.storage import StorageError
+from rummi.api.watch_sessions import (
+    WatchSession,
+    WatchSessionNotFoundError,
+    WatchSessions,
+    check_time,
+    tables_of,
+)
+from rummi.engine.errors import RummiError
+from starlette.exceptions import HTTPException
+
+log = logging.getLogger("rummi.api")
+router = APIRouter(prefix="/watch", tags=["watch"], responses={**ERRORS, 404: {"description": "No such session."}})
+#: Paths (under the API prefix) whose body may be as large as ``max_upload_bytes``.
+UPLOAD_PATHS = ("/watch/frame",)
+
+SessionId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[0-9a-f]+$", description="The session's id.")]
+
+
+class WatchCreate(Model):
+    players: list[PlayerName] | None = Field(default=None, min_length=2, max_length=8,
+                                             description="Names in seating order (not with `game`).")
+    rules: RulesChoice = Field(default_factory=RulesChoice)
+    opened: list[PlayerName] = Field(default_factory=list, max_length=8,
+                                     description="Players who made their opening before watching began.")
+    first: PlayerName | None = Field(default=None, description="Who plays the first watched turn.")
+    game: int | None = Field(default=None, ge=1, le=2**63 - 1,
+                             description="Record every turn into this stored game (players and rules come from it).")
+
+
+class WatchState(Model):
+    session: str
+    players: list[str]
+    rules: str
+    game: int | None
+    state: str = Field(description="starting, settled, disturbed or settling.")
+    next_player: str
+    turns: int
+    table: list[list[str]] = Field(description="The settled table as last read, set by set.")
+
+
+class FrameAnswer(WatchState):
+    processed: bool = Field(description="False when the previous frame was still being read: this one was skipped.")
+    time: float = Field(description="The frame's time, seconds since the session started.")
+    events: list[dict[str, Any]] = Field(description="What this frame caused, oldest first.")
+
+
+class SessionOut(WatchState):
+    events: list[dict[str, Any]] = Field(description="Everything reported so far (the newest 500).")
+
+
+def get_sessions(request: Request) -> WatchSessions:
+    sessions = getattr(request.app.state, "watch_sessions", None)
+    if sessions is None:
+        sessions = request.app.state.watch_sessions = WatchSessions()
+    return sessions
+
+
+def _session(request: Request, session_id: str) -> WatchSession:
+    try:
+        return get_sessions(request).get(session_id)
+    except WatchSessionNotFoundError as error:
+        raise HTTPException(status_code=404, detail=str(error)) from None
+
+
+@router.post("", response_model=WatchState, status_code=201, summary="Start watching a table")
+async def start(body: WatchCreate, request: Request, inference: InferenceDep, games: GamesDep) -> WatchState:
+    players, rules, opened, first = None, None, list(body.opened), body.first
+    if body.game is not None:
+        if body.players is not None or body.opened:
+            raise FieldError("game", RummiError("with a game, the players and who opened come from its record"))
+        game = await anyio.to_thread.run_sync(games.load, body.game)
+        if game.finished:
+            raise FieldError("game", RummiError(f"game {body.game} is over"))
+        players, rules = game.players, game.preset
+        opened = [p for p in game.players if game.has_opened(p)]
+        first = first or game.next_player
+    else:
+        if body.players is None:
+            raise FieldError("players", RummiError("give the players in seating order (or a game)"))
+        players, rules = tuple(body.players), body.rules.resolve()
+
+    scanner = await inference.scan(inference.scanner.get)  # loads the models on first use
+    def record(game_id: int, event: Any) -> None:
+        data = event.data
+        if "verdict" not in data:
+            return
+        before, after = tables_of(data)
+        try:
+            games.play(game_id, after, player=data["player"], before=before, drew=1 if data["drew"] else 0,
+                       seconds=data["seconds"], uncertain=event.spots)
+            data["recorded"] = True
+        except (RummiError, StorageError, GameConflictError) as error:
+            log.warning("watch: turn not recorded in game %s: %s", game_id, error)
+            data["recorded"] = False
+            data["record_error"] = str(error)
+
+    try:
+        session = get_sessions(request).create(scanner, players, rules, opened=opened, first=first,
+                                               game_id=body.game, record=record)
+    except RummiError as error:
+        raise FieldError("players", error) from None
+    return WatchState(**session.summary())
+
+
+@router.post("/frame", response_model=FrameAnswer, summary="Post one camera frame",
+             description="Multipart field `frame` (a JPEG or PNG of the table). Answers at once with "
+             "`processed: false` when the session is still reading the previous frame (frames are "
+             "skipped, never queued).", responses=PHOTO_ERRORS)
+async def frame(
+    request: Request,
+    frame: Annotated[UploadFile, File(description="One camera frame.")],
+    inference: InferenceDep,
+    settings: SettingsDep,
+    session_id: Annotated[str, Query(alias="session", min_length=1, max_length=64, pattern=r"^[0-9a-f]+$")],
+    at: Annotated[float | None, Query(alias="time", ge=0, le=86_400 * 7,
+                                      description="Seconds since the session started (default: the server's clock).")] = None,
+) -> FrameAnswer:
+    session = _session(request, session_id)
+    content_type = (frame.content_type or "").split(";")[0].strip().lower()
+    if content_type not in PHOTO_TYPES:
+        raise UnsupportedMediaError(f"the frame is {content_type or 'of no stated type'}, not a picture")
+    data = await frame.read()
+    when = check_time(session, at)
+    if not session.busy.acquire(blocking=False):
+        return FrameAnswer(**session.summary(), processed=False, time=when, events=[])
+    def work() -> list[dict]:
+        image = decode(data, settings)  # the same pixel and memory limits as a scan
+        return [event.to_json() for event in session.tracker.process(image, when)]
+
+    try:
+        events = await inference.scan(work)
+    finally:
+        session.busy.release()
+    session.keep(events)
+    return FrameAnswer(**session.summary(), processed=True, time=when, events=events)
+
+
+@router.post("/{session_id}/draw", response_model=FrameAnswer, summary="The player whose turn it is drew a tile")
+async def draw(session_id: SessionId, request: Request,
+               at: Annotated[float | None, Query(alias="time", ge=0, le=86_400 * 7)] = None) -> FrameAnswer:
+    session = _session(request, session_id)
+    when = check_time(session, at)
+
+    def work() -> dict:
+        with session.busy:
+            return session.tracker.record_draw(when).to_json()
+
+    event = await anyio.to_thread.run_sync(work)
+    session.keep([event])
+    return FrameAnswer(**session.summary(), processed=True, time=when, events=[event])
+
+
+@router.get("/{session_id}", response_model=SessionOut, summary="A session's state and every event so far")
+async def show(session_id: SessionId, request: Request) -> SessionOut:
+    session = _session(request, session_id)
+    return SessionOut(**session.summary(), events=list(session.events))
+
+
+@router.delete("/{session_id}", status_code=204, summary="Stop watching")
+async def stop(session_id: SessionId, request: Request) -> None:
+    try:
+        get_sessions(request).end(session_id)
+    except WatchSessionNotFoundError as error:
+        raise HTTPException(status_code=404, detail=str(error)) from None

@@ -1,0 +1,58 @@
+"""engine.joker_fate: the one definition of what happened to each table joker (issue 19)."""
+
+from __future__ import annotations
+
+from rummi.engine.joker_fate import RACK, TABLE, read_joker_fates
+from rummi.engine.notation import parse_sets
+from rummi.engine.rules import get_rules
+
+
+def fates(before: str, after: str, preset: str = "pressman_us_2009", may_take: bool = True):
+    return read_joker_fates(parse_sets(before), parse_sets(after), rules=get_rules(preset), may_take=may_take)
+
+
+def test_an_unchanged_set_keeps_its_joker() -> None:
+    reading = fates("r4 J r6 | k1 k2 k3", "r4 J r6 | k1 k2 k3 k4")
+    assert reading.legal
+    (fate,) = reading.fates
+    assert fate.kept and fate.after_set == 0 and fate.stands_for is None
+
+
+def test_a_joker_in_its_place_in_a_split_run_is_kept_and_says_what_it_stands_for() -> None:
+    reading = fates("r5 r6 r7 J r9", "r5 r6 r7 | r7 J r9")
+    (fate,) = reading.fates
+    assert reading.legal and fate.kept and str(fate.stands_for) == "r8" and fate.after_set == 1
+
+
+def test_a_swapped_joker_is_freed_replaced_from_the_rack_into_a_new_set() -> None:
+    reading = fates("r4 J r6", "r4 r5 r6 | J k7 k8")
+    (fate,) = reading.fates
+    assert reading.legal and not fate.kept
+    assert [str(t) for t in fate.replaced_by] == ["r5"] and fate.replaced_from == RACK
+    assert fate.after_set == 1 and fate.own_tiles == 2
+
+
+def test_a_table_tile_replaces_a_joker_only_where_the_preset_allows_it() -> None:
+    before, after = "r4 J r6 | b5 k5 o5 r5", "r4 r5 r6 | b5 k5 o5 | J k7 k8"
+    assert [p.code for p in fates(before, after).problems] == ["joker_replaced_from_table"]
+    reading = fates(before, after, "pl_wikipedia_tournament")
+    (fate,) = reading.fates
+    assert reading.legal and fate.replaced_from == TABLE
+
+
+def test_a_group_joker_in_a_run_jumped_sets() -> None:
+    reading = fates("k3 r3 J | b4 b5 b6", "k3 r3 o3 | b2 J b4 b5 b6")
+    assert not reading.legal
+    assert {p.code for p in reading.problems} == {"freed_joker_not_in_new_set", "freed_joker_too_few_own_tiles"}
+
+
+def test_one_tile_does_not_both_replace_a_joker_and_make_its_new_set() -> None:
+    # the 4-group's joker stood for o3 only; o3 cannot also be a tile of J's new set
+    assert not fates("k3 b3 J r3", "k3 b3 r3 | o3 o4 J").legal
+    assert fates("k3 b3 J r3", "k3 b3 o3 r3 | o4 o5 J").legal  # o3 replaces it, o4 o5 its own
+    assert fates("k3 b3 J r3", "k3 b3 o3 r3 | J o4 o5", "goliath_modern").legal  # freed by rearranging
+
+
+def test_a_joker_may_not_be_taken_before_the_players_opening() -> None:
+    reading = fates("r4 J r6", "r4 r5 r6 | J k7 k8", may_take=False)
+    assert [p.code for p in reading.problems] == ["joker_before_opening"]

@@ -1,0 +1,222 @@
+"""The turn tracker on frames drawn from real tile photos, read by the real scanner.
+
+Each test films a few seconds of a table (datasets/videos.TableView, 640x360 at 5 fps) and
+feeds the frames to a TurnTracker in-process: a hand that passes or rests is no turn, a light
+that flickers is no turn, a new set is one turn for the right player, a draw is recorded when
+the operator says so. The merging of scans and the frame statistics are checked on their own.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import cv2
+import numpy as np
+import pytest
+
+from rummi.api.cli import main
+from rummi.datasets.videos import TableView, draw_hand, sample_tile_bank
+from rummi.engine.errors import RummiError
+from rummi.vision.detections import TileDetections
+from rummi.vision.layout import lay_out
+from rummi.vision.scanner import Scanner, ScanResult
+from rummi.vision.watch import TurnTracker
+from rummi.vision.watch.consensus import ReadingWindow
+from rummi.vision.watch.motion import MotionGauge
+
+SIZE = (640, 360)
+FPS = 5.0
+START = {0: ("k3", "k4", "k5"), 4: ("b8", "k8", "o8", "r8")}
+PLAYED = {0: ("k3", "k4", "k5"), 4: ("b8", "k8", "o8", "r8"), 2: ("o1", "o2", "o3")}
+
+
+@pytest.fixture(scope="module")
+def scanner() -> Scanner:
+    return Scanner.load()
+
+
+@pytest.fixture(scope="module")
+def view() -> TableView:
+    return TableView(np.random.default_rng(5), SIZE, sample_tile_bank(), "wood")
+
+
+class Film:
+    """Frames with times, fed to a tracker as they are made; collects the events."""
+
+    def __init__(self, tracker: TurnTracker, view: TableView) -> None:
+        self.tracker, self.view, self.time, self.events = tracker, view, 0.0, []
+
+    def feed(self, image: np.ndarray) -> None:
+        self.events += self.tracker.process(image, self.time)
+        self.time += 1 / FPS
+
+    def still(self, slots, seconds: float, gain: float = 1.0) -> None:
+        for _ in range(round(seconds * FPS)):
+            image = self.view.draw(slots)
+            self.feed(image if gain == 1.0 else cv2.convertScaleAbs(image, alpha=gain))
+
+    def hand(self, slots_before, slots_after, seconds: float = 1.6, rest: bool = False) -> None:
+        count = round(seconds * FPS)
+        entry = np.array([SIZE[0] * 0.5, SIZE[1] + 20.0])
+        for k in range(count):
+            reach = 1.0 if rest else np.sin(np.pi * (k + 0.5) / count)
+            wiggle = 0 if rest else 12 * np.sin(k * 2.1)
+            tip = entry + (np.array([150.0 + wiggle, 60.0]) - entry) * reach
+            image = self.view.draw(slots_after if k >= count / 2 else slots_before).copy()
+            draw_hand(image, entry, tip, SIZE[0] / 1280)
+            self.feed(image)
+
+    def kinds(self) -> list[str]:
+        return [e.kind for e in self.events]
+
+
+def _tracker(scanner: Scanner, **options) -> TurnTracker:
+    return TurnTracker(scanner, ("Ann", "Bob", "Cy"),
+                       "pressman_us_2009", opened=("Ann", "Bob", "Cy"), **options)
+
+
+def test_a_hand_or_a_flicker_is_no_turn_and_a_new_set_is_one(scanner, view):
+    film = Film(_tracker(scanner), view)
+    film.still(START, 2.0)
+    assert film.kinds() == ["settled"] and film.events[0].data["first"]
+    assert film.events[0].data["table"] == [["k3", "k4", "k5"], ["b8", "k8", "o8", "r8"]]
+    film.still(START, 0.4, gain=1.15)  # the light flickers
+    film.still(START, 1.0)
+    film.hand(START, START)  # a hand passes over and changes nothing
+    film.still(START, 2.0)
+    assert "disturbed" in film.kinds() and "turn" not in film.kinds()
+    assert film.tracker.counters.scans == 2  # the pass cost no scan: the pixels did not change
+    film.hand(START, PLAYED)
+    film.still(PLAYED, 2.5)
+    turns = [e for e in film.events if e.is_turn]
+    assert len(turns) == 1
+    turn = turns[0].to_json()
+    assert turn["event"] == "turn" and turn["player"] == "Ann" and sorted(turn["played"]) == ["o1", "o2", "o3"]
+    assert turn["verdict"]["status"] == "legal"
+    assert turn["time"] - turn["settled_at"] <= 2.0
+    assert turn["first_hand"] is not None and turn["started"] < turn["first_hand"] < turn["settled_at"]
+    assert film.tracker.next_player == "Bob"
+
+
+def test_a_draw_is_recorded_when_the_operator_says_so(scanner, view):
+    tracker = _tracker(scanner, first_player="Cy")
+    with pytest.raises(RummiError, match="no table has been read yet"):
+        tracker.record_draw(0.0)
+    film = Film(tracker, view)
+    film.still(START, 2.0)
+    event = tracker.record_draw(5.0).to_json()
+    assert event["event"] == "turn" and event["player"] == "Cy" and event["drew"]
+    assert event["verdict"]["status"] == "legal" and event["played"] == [] and event["seconds"] == 5.0
+    assert tracker.next_player == "Ann"
+
+
+def test_a_hand_resting_over_the_tiles_is_not_a_turn(scanner, view):
+    film = Film(_tracker(scanner), view)
+    film.still(START, 2.0)
+    film.hand(START, START, seconds=3.0, rest=True)  # the hand lies still over the first set
+    film.hand(START, START, seconds=1.0)
+    film.still(START, 2.0)
+    assert not [e for e in film.events if e.is_turn]
+    assert film.tracker.table and sorted(map(str, film.tracker.table[0])) == ["k3", "k4", "k5"]
+
+
+def test_frame_times_must_not_go_back(scanner, view):
+    tracker = _tracker(scanner)
+    tracker.process(view.draw(START), 1.0)
+    with pytest.raises(RummiError, match="must not go back"):
+        tracker.process(view.draw(START), 0.5)
+
+
+def test_players_and_settings_are_checked(scanner):
+    with pytest.raises(RummiError, match="two or more players"):
+        TurnTracker(scanner.scan, ("Ann",))
+    with pytest.raises(RummiError, match="Dan: not among the players"):
+        TurnTracker(scanner.scan, ("Ann", "Bob"), opened=("Dan",))
+
+
+def _scan(tiles: list[tuple[str, float, float]]) -> ScanResult:
+    """A scan result as the scanner makes it: tiles (label, x, confidence) side by side in a row."""
+    corners = np.stack([np.array([[x, 0], [x + 30, 0], [x + 30, 40], [x, 40]], np.float32) for _, x, _ in tiles])
+    found = TileDetections(corners=corners, find_confidence=np.full(len(tiles), 0.8, np.float32),
+                           labels=tuple(label for label, _, _ in tiles),
+                           read_confidence=np.array([c for *_, c in tiles], np.float32))
+    return ScanResult(found=found, layout=lay_out(found, "table"), uncertain=[])
+
+
+def test_a_tile_seen_now_and_then_never_counts():
+    window = ReadingWindow(min_scans=3, max_scans=5)
+    row = [("r5", 0, 0.99), ("r6", 31, 0.99), ("r7", 62, 0.99)]
+    window.add(_scan(row + [("r8", 93, 0.9)]))  # a flicker in the first scan only
+    window.add(_scan(row))
+    assert window.settled() is None
+    window.add(_scan(row))
+    window.add(_scan(row))
+    reading = window.settled()
+    assert reading is not None and reading.sets == [["r5", "r6", "r7"]] and reading.uncertain == ()
+
+
+def test_a_reading_that_keeps_changing_is_uncertain():
+    window = ReadingWindow(min_scans=2, max_scans=3)
+    for label in ("r6", "r8", "r6"):
+        window.add(_scan([("r5", 0, 0.99), (label, 31, 0.95), ("r7", 62, 0.99)]))
+    reading = window.settled()
+    assert reading is not None and reading.sets == [["r5", "r6", "r7"]]
+    # read r6 twice and r8 once: marked uncertain, so the referee tries its other readings
+    assert [reading.found.labels[i] for i in reading.uncertain] == ["r6"]
+
+
+def test_the_gauge_docstring_example_holds():
+    import doctest
+
+    import rummi.vision.watch.motion as motion
+
+    assert doctest.testmod(motion).failed == 0
+
+
+def test_the_gauge_ignores_light_and_sees_a_tile():
+    gauge = MotionGauge()
+    table = np.full((360, 640, 3), 70, np.uint8)
+    table[100:160, 100:145] = 225
+    gauge.measure(table)
+    gauge.keep_as_reference()
+    assert gauge.measure(cv2.convertScaleAbs(table, alpha=0.8)).motion == 0.0
+    placed = table.copy()
+    placed[100:160, 300:345] = 225
+    moved = gauge.measure(placed)
+    assert moved.motion > 0.003 and moved.changed > 20
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.avi", "--players", "Ann,Bob"], "no such video file"),
+        (["0", "--players", "Ann"], "give the players in seating order"),
+        (["0", "--game", "1", "--opened", "Ann"], "--opened cannot be used with --game"),
+        (["0", "--players", "Ann,Bob", "--drew-at", "-3"], "--drew-at takes seconds"),
+    ],
+)
+def test_bad_input_is_one_clear_line(args, message, capsys):
+    assert main(["watch", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_source_that_runs_ahead_is_skipped_not_queued(tmp_path, view):
+    """Played at its own pace (as a camera), a video gives the newest frame each time."""
+    from rummi.vision.watch.sources import FrameSource
+
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20.0, SIZE)
+    for _ in range(20):
+        writer.write(view.draw(START))
+    writer.release()
+    with FrameSource(str(path)) as every:
+        assert [f.index for f in every.frames()] == list(range(20)) and every.skipped == 0
+    with FrameSource(str(path), paced=True) as live:
+        seen = []
+        for frame in live.frames():
+            seen.append(frame.index)
+            threading.Event().wait(0.2)  # a slow consumer: four frames arrive meanwhile
+    assert seen == sorted(seen) and seen[-1] == 19 and len(seen) < 12
+    assert live.skipped == 20 - len(seen)
+    assert seen[1] - seen[0] > 1  # the frames in between were dropped, not kept for later

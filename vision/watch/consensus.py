@@ -1,0 +1,167 @@
+"""Many readings of a still table merged into one the referee can trust.
+
+One scan can miss a tile under glare or misread it once; a player must never be judged on
+that. So while the table is still, several scans are kept and each tile is followed from scan
+to scan by where it lies (a tile does not move on a still table). A tile counts only when it
+was seen in every one of the last ``min_scans`` scans; a tile seen now and then (a flicker)
+never counts. When the scans do not agree after ``max_scans``, the majority decides, and a tile
+whose reading still varies, or is read with low confidence, is marked uncertain: the referee
+then tries its other readings before it accuses anyone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rummi.vision.detections import TileDetections
+from rummi.vision.layout import Layout, lay_out
+from rummi.vision.scanner import UNCERTAIN_BELOW, ScanResult
+
+#: Two detections are the same tile when their centres are closer than this, in tile widths.
+SAME_TILE = 0.5
+
+
+@dataclass
+class _Track:
+    """One tile followed over the scans of a still table."""
+
+    centre: np.ndarray
+    corners: np.ndarray
+    width: float
+    seen: list[int] = field(default_factory=list)  # scan numbers
+    labels: list[str] = field(default_factory=list)
+    confidence: list[float] = field(default_factory=list)
+    find_confidence: list[float] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return Counter(self.labels).most_common(1)[0][0]
+
+    @property
+    def agreed(self) -> bool:
+        return len(set(self.labels)) == 1
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The merged reading of a still table: tiles, their sets, and the unsure ones.
+
+    ``uncertain`` holds indices into ``found``; ``layout`` indexes ``found`` too.
+    """
+
+    found: TileDetections
+    layout: Layout
+    uncertain: tuple[int, ...]
+
+    @property
+    def sets(self) -> list[list[str]]:
+        return [[self.found.labels[i] or "?" for i in s] for s in self.layout.sets]
+
+    def as_scan(self) -> ScanResult:
+        """The reading in the scanner's own type, for drawing."""
+        return ScanResult(found=self.found, layout=self.layout, uncertain=list(self.uncertain))
+
+    @property
+    def tile_width(self) -> float | None:
+        return float(np.median(self.found.widths)) if len(self.found) else None
+
+
+class ReadingWindow:
+    """Scans of one still stretch; :meth:`settled` says when they agree and what they say."""
+
+    def __init__(self, min_scans: int = 3, max_scans: int = 6) -> None:
+        if not 1 <= min_scans <= max_scans:
+            raise ValueError("need 1 <= min_scans <= max_scans")
+        self.min_scans = min_scans
+        self.max_scans = max_scans
+        self._tracks: list[_Track] = []
+        self._scans = 0
+
+    @property
+    def scans(self) -> int:
+        return self._scans
+
+    def clear(self) -> None:
+        self._tracks = []
+        self._scans = 0
+
+    def add(self, result: ScanResult) -> None:
+        """Follow every tile of one more scan of the still table."""
+        found = result.found
+        number = self._scans
+        self._scans += 1
+        if not len(found):
+            return
+        centres, widths = found.centers, found.widths
+        confidence = found.confidence
+        free = list(range(len(self._tracks)))
+        for i in np.argsort(-confidence):
+            label = found.labels[i]
+            if label is None:
+                continue
+            best, best_distance = None, SAME_TILE
+            for t in free:
+                track = self._tracks[t]
+                distance = float(np.linalg.norm(track.centre - centres[i])) / max(track.width, 1.0)
+                if distance < best_distance:
+                    best, best_distance = t, distance
+            if best is None:
+                track = _Track(centre=centres[i].copy(), corners=found.corners[i].copy(), width=float(widths[i]))
+                self._tracks.append(track)
+            else:
+                free.remove(best)
+                track = self._tracks[best]
+                track.corners = found.corners[i].copy()
+            track.seen.append(number)
+            track.labels.append(label)
+            track.confidence.append(float(found.read_confidence[i]))
+            track.find_confidence.append(float(found.find_confidence[i]))
+
+    def settled(self) -> Reading | None:
+        """The agreed reading, or None while the scans still disagree (and fewer than ``max_scans``).
+
+        Agreement: over the last ``min_scans`` scans every tile was seen in all or in none of
+        them, each read the same way every time.
+        """
+        if self._scans < self.min_scans:
+            return None
+        recent = set(range(self._scans - self.min_scans, self._scans))
+        steady = True
+        for track in self._tracks:
+            seen = recent & set(track.seen)
+            if seen and (seen != recent or len({l for n, l in zip(track.seen, track.labels) if n in recent}) > 1):
+                steady = False
+                break
+        if steady:
+            kept = [t for t in self._tracks if recent <= set(t.seen)]
+            return self._reading(kept, recent)
+        if self._scans >= self.max_scans:
+            kept = [t for t in self._tracks if len(t.seen) * 2 > self._scans]
+            return self._reading(kept, set(range(self._scans)))
+        return None
+
+    def _reading(self, tracks: list[_Track], scans: set[int]) -> Reading:
+        if not tracks:
+            empty = TileDetections.empty()
+            return Reading(found=empty, layout=lay_out(empty, "table"), uncertain=())
+        labels, read_confidence, find_confidence, unsure = [], [], [], []
+        for index, track in enumerate(tracks):
+            votes = [(l, c, f) for n, l, c, f in zip(track.seen, track.labels, track.confidence,
+                                                     track.find_confidence) if n in scans]
+            label = Counter(l for l, _, _ in votes).most_common(1)[0][0]
+            agree = [c for l, c, _ in votes if l == label]
+            share = len(agree) / len(votes)
+            labels.append(label)
+            read_confidence.append(float(np.mean(agree)) * share)
+            find_confidence.append(float(np.mean([f for *_, f in votes])))
+        found = TileDetections(
+            corners=np.stack([t.corners for t in tracks]).astype(np.float32),
+            find_confidence=np.asarray(find_confidence, np.float32),
+            labels=tuple(labels),
+            read_confidence=np.asarray(read_confidence, np.float32),
+        )
+        unsure = [int(i) for i in np.flatnonzero(found.confidence < UNCERTAIN_BELOW)]
+        return Reading(found=found, layout=lay_out(found, "table"), uncertain=tuple(unsure))
