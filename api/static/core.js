@@ -160,11 +160,6 @@ export function tilesText(text) {
   return span;
 }
 
-// The service answers with tables as lists of sets of tiles; the page shows and sends notation.
-export function setsText(sets) {
-  return sets.map(set => set.join(" ")).join(" | ");
-}
-
 // ---- a picture's reading as notation ------------------------------------------------------------
 
 // The sets of a picture that hold a readable tile, as lists of tile indices. Their order is the
