@@ -43,6 +43,11 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 TABLE_WOOD = "k6 k7 k8 k9 | b8 r8 o8 | o2 o3 J | r1 o1 b1"
 
 
+def sets_text(sets: list[list[str]]) -> str:
+    """A table in the service's JSON form (sets of tiles) as notation text."""
+    return " | ".join(" ".join(s) for s in sets)
+
+
 def referee_tab(page) -> None:
     page.locator("#modes [data-mode='referee']").click()
 
@@ -143,10 +148,10 @@ def test_a_whole_match_refereed_and_scored(browser, api_server, tmp_path: Path) 
         record = httpx.get(f"{api_server.url}/api/v1/games/{game_id}", timeout=30).json()
         statuses = [(t["player"], t["verdict"]["status"]) for t in record["turns"]]
         assert statuses == [("Ann", "legal"), ("Bob", "illegal"), ("Cy", "illegal")]
-        assert record["turns"][0]["after"] == TABLE_WOOD
+        assert sets_text(record["turns"][0]["after"]) == TABLE_WOOD
         assert record["turns"][1]["seconds"] > LIMIT_S and record["turns"][1]["drew"] == 1
         assert all(t["seconds"] is not None for t in record["turns"])
-        assert " | ".join(" ".join(s) for s in record["table"]) == TABLE_WOOD  # Cy's turn was undone
+        assert sets_text(record["table"]) == TABLE_WOOD  # Cy's turn was undone
 
         # ---- the end of the game: Ann went out; Bob's and Cy's racks scanned --------------------
         page.locator("#modes [data-mode='score']").click()
@@ -227,6 +232,7 @@ def test_a_refereed_turn_on_a_small_phone_and_on_its_side(
         page.locator("#players").fill("Ann, Bob")
         page.locator("#new-match button[type='submit']").click()
         page.locator("#ref-start").click()
+        page.locator("#turn-clock").wait_for(state="visible")  # once the service made the game
         page.evaluate("window.scrollTo(0, 0)")
         clock, stage = page.locator("#turn-clock").bounding_box(), page.locator("#stage").bounding_box()
         assert (
@@ -261,6 +267,7 @@ def test_a_refereed_game_knows_who_never_opened(browser, api_server) -> None:
         page.locator("#players").fill("Ann, Bob")
         page.locator("#new-match button[type='submit']").click()
         page.locator("#ref-start").click()
+        page.locator("#turn-clock").wait_for(state="visible")
         capture(page)  # Ann opens with the table the camera films
         wait_turns(page, 1)
         page.locator("#modes [data-mode='score']").click()
@@ -275,3 +282,36 @@ def test_a_refereed_game_knows_who_never_opened(browser, api_server) -> None:
         page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 1", timeout=30_000)
         check = could_have_opened(parse_tiles(rack), rules="pl_wikipedia_tournament")
         assert sheet_rows(page)[0] == [[signed(check.penalty), signed(-check.penalty)]]
+
+
+def test_a_turn_whose_answer_was_lost_is_recorded_once(browser, api_server) -> None:
+    """The service records the turn but the answer never reaches the phone: Retry sends the
+    same turn again with the same Idempotency-Key, and the game has it once."""
+    with phone_page(browser, api_server) as page:
+        camera_on(page)
+        referee_tab(page)
+        page.locator("#players").fill("Ann, Bob")
+        page.locator("#new-match button[type='submit']").click()
+        page.locator("#ref-start").click()
+        page.locator("#turn-clock").wait_for(state="visible")
+        keys: list[str | None] = []
+
+        def lose_the_answer(route) -> None:
+            keys.append(route.request.headers.get("idempotency-key"))
+            if len(keys) == 1:
+                route.fetch()  # the service records the turn...
+                route.abort("connectionreset")  # ...and the phone never hears back
+            else:
+                route.continue_()
+
+        page.route("**/api/v1/games/*/turns", lose_the_answer)
+        page.locator("#capture").click()
+        page.wait_for_selector("#status.error", timeout=60_000)
+        assert "Can't reach the Rummi server" in page.locator("#status-text").inner_text()
+        page.locator("#retry").click()
+        wait_turns(page, 1)
+        assert len(keys) == 2 and keys[0] == keys[1] and keys[0]
+        game_id = page.evaluate("window.__rummi.modes.match.current().game.id")
+        record = httpx.get(f"{api_server.url}/api/v1/games/{game_id}", timeout=30).json()
+        assert [t["player"] for t in record["turns"]] == ["Ann"]
+        assert whose_turn(page) == "Bob's turn"

@@ -52,8 +52,8 @@ export class Trouble extends Error {
   }
 }
 
-export async function api(path, body, { form = false, method } = {}) {
-  const init = { method: method || (body === undefined ? "GET" : "POST"), headers: {} };
+export async function api(path, body, { form = false, method, headers = {} } = {}) {
+  const init = { method: method || (body === undefined ? "GET" : "POST"), headers: { ...headers } };
   const token = localStorage.getItem(TOKEN_KEY);
   if (token) init.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
@@ -158,11 +158,6 @@ export function tilesText(text) {
     if (i < words.length - 1) span.append(" ");
   });
   return span;
-}
-
-// The service answers with tables as lists of sets of tiles; the page shows and sends notation.
-export function setsText(sets) {
-  return sets.map(set => set.join(" ")).join(" | ");
 }
 
 // ---- a picture's reading as notation ------------------------------------------------------------

@@ -13,6 +13,7 @@ let audio = null;
 let wakeLock = null;
 let lastVerdict = null; // {verdict, picture}: the broken sets are drawn red on that picture
 let beforePicture = null; // the picture the running turn's "before" was read from, if any
+let starting = false; // the game is being created at the service: a capture now would be lost
 state.alarms = []; // [{kind: "warning" | "limit", at}] for the browser test and the curious
 
 function game() {
@@ -115,7 +116,9 @@ function letSleep() {
 
 function startTurn(before) {
   const g = game();
-  g.turn = { player: g.next, before, startedAt: Date.now(), warned: false, alarmed: false };
+  // One Idempotency-Key per turn: a retry after a lost answer is recorded once, not twice.
+  const key = globalThis.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  g.turn = { player: g.next, before, startedAt: Date.now(), warned: false, alarmed: false, key };
   match.save();
   clearInterval(ticker);
   ticker = setInterval(tick, 200);
@@ -129,6 +132,7 @@ async function startGame() {
   if (!m) return say("Start a match first: name the players in seating order.", { error: true });
   if (match.isOver()) return say("The match is over: start a new match.", { error: true });
   try { audio = audio || new AudioContext(); } catch { /* no sound */ }
+  starting = true;
   try {
     const g = await match.ensureGame();
     beforePicture = null;
@@ -136,6 +140,8 @@ async function startGame() {
     say(`${g.next} plays. Press Capture when the turn is done, or Drew a tile.`);
   } catch (error) {
     sayError(error, startGame);
+  } finally {
+    starting = false;
   }
 }
 
@@ -153,7 +159,7 @@ async function judge(after) {
       seconds,
       drew: after.drew ? 1 : 0,
       uncertain: [...t.before.spots, ...after.spots].slice(0, 50),
-    });
+    }, { headers: { "Idempotency-Key": `game-${g.id}-turn-${t.key}` } });
   } catch (error) {
     // Not judged: the turn goes on, and "after" can be captured again.
     showState();
@@ -187,6 +193,10 @@ export function nextPicture() {
     say("Start a match first: name the players in seating order.", { error: true });
     return null;
   }
+  if (starting) {
+    say("Starting the game… press Capture again in a moment.");
+    return null;
+  }
   if (!waiting) waiting = turn() ? "after" : "before";
   return { kind: "table", referee: waiting };
 }
@@ -214,7 +224,8 @@ export async function onPicture(next) {
     markBroken();
     return;
   }
-  const step = waiting;
+  // What this picture is for travels with it, so a Retry after a failure judges it again.
+  const step = next.referee;
   waiting = null;
   if (step === "before") {
     if (!game()) await match.ensureGame();
