@@ -22,7 +22,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import vision_robustness as robustness  # noqa: E402
-
 from rummi.vision.photo_quality import MIN_BRIGHTNESS, MIN_SHARPNESS  # noqa: E402
 from rummi.vision.scanner import Scanner  # noqa: E402
 

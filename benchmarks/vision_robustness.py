@@ -39,9 +39,9 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 import cv2
 import numpy as np

@@ -88,7 +88,7 @@ def _check_variant(folder: Path, variant: str, report: CheckReport) -> None:
         for stem in sorted(set(labels) - set(images)):
             report.problems.append(f"{variant}/labels/{split}/{stem}.txt: no image")
         counts: Counter[str] = Counter()
-        for stem, label in sorted(labels.items()):
+        for _stem, label in sorted(labels.items()):
             counts.update(_check_label_file(label, f"{variant}/labels/{split}/{label.name}", values_per_line,
                                             classes, report))
         report.boxes[variant][split] = sum(counts.values())

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
 from rummi.datasets.errors import DatasetError
 
 THUMB = (280, 210)  # w, h cell; portrait photos are letterboxed into it

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-
 from rummi.vision.geometry import portrait_order
 
 

@@ -24,7 +24,7 @@ class Progress:
         self._last_decile = -1
         self._tty = bool(getattr(self.stream, "isatty", lambda: False)())
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -10,19 +10,18 @@ number's ink is (see :func:`datasets.geometry.ink_offset`).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import cv2
 import numpy as np
-
+from rummi.datasets import writer
 from rummi.datasets.errors import DatasetError
 from rummi.datasets.geometry import flip_quad, ink_offset, min_area_quad
 from rummi.datasets.progress import Progress
 from rummi.datasets.scene import ORIENTATION_INK, LabelledTile, Scene
 from rummi.datasets.sessions import session_of, split_by_session, val_ranges
-from rummi.datasets import writer
 from rummi.vision.classes import UnknownClassError, class_names_from_yaml, source_name_to_notation
 from rummi.vision.geometry import CROP_SIZE, warp_crop
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from typing import Iterable
+from collections.abc import Iterable
 
 from rummi.datasets.errors import DatasetError
 

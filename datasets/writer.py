@@ -20,13 +20,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import cv2
 import numpy as np
-
 from rummi.datasets.geometry import axis_box
 from rummi.datasets.scene import LabelledTile, Scene
 from rummi.vision.classes import FINDER_CLASSES, TILE_CLASSES, reader_class, tile_class_index

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from rummi.datasets.geometry import flip_quad, ink_offset, min_area_quad
 from rummi.datasets.scene import LabelledTile
 from rummi.datasets.synth.fonts import tile_fonts

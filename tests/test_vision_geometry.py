@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from rummi.datasets import writer
 from rummi.datasets.scene import LabelledTile, Scene
 from rummi.vision.geometry import CROP_SIZE, portrait_order, warp_crop

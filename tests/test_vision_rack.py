@@ -6,7 +6,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
 from rummi.vision.detections import TileDetections
 from rummi.vision.image_io import load_image
 from rummi.vision.rack import stands_on_a_ledge

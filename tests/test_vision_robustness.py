@@ -18,7 +18,7 @@ sys.modules["vision_robustness"] = robustness  # dataclasses look their module u
 _spec.loader.exec_module(robustness)  # type: ignore[union-attr]
 
 
-def bright_square_case() -> "robustness.Case":
+def bright_square_case() -> robustness.Case:
     """A dark photo with two bright squares, labelled by their outlines."""
     image = np.full((300, 400, 3), 30, np.uint8)
     outlines = []

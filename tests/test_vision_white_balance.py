@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from rummi.vision.white_balance import balanced, face_gains, noticeable, plastic_colour
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-
 from rummi.engine.errors import RummiError
 from rummi.engine.tiles import Colour, Tile
 

@@ -15,14 +15,12 @@ tiles out of all of them at once, as in the `supervision` library::
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Sequence
 
 import numpy as np
-
 from rummi.engine.notation import parse_tile
 from rummi.engine.tiles import Tile
-
 
 #: A finder score from which a box is taken for a tile without doubt.
 SURELY_A_TILE = 0.5
@@ -55,18 +53,18 @@ class TileDetections:
             object.__setattr__(self, "on_rack", np.zeros(n, bool))
 
     @classmethod
-    def from_corners(cls, corners: np.ndarray, find_confidence: np.ndarray) -> "TileDetections":
+    def from_corners(cls, corners: np.ndarray, find_confidence: np.ndarray) -> TileDetections:
         return cls(np.asarray(corners, np.float32).reshape(-1, 4, 2), np.asarray(find_confidence, np.float32))
 
     @classmethod
-    def empty(cls) -> "TileDetections":
+    def empty(cls) -> TileDetections:
         return cls.from_corners(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32))
 
     # --- selection ----------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.corners)
 
-    def __getitem__(self, index: np.ndarray | Sequence[int] | slice) -> "TileDetections":
+    def __getitem__(self, index: np.ndarray | Sequence[int] | slice) -> TileDetections:
         picked = np.arange(len(self))[index]
         return TileDetections(
             corners=self.corners[picked],
@@ -79,14 +77,14 @@ class TileDetections:
     def __iter__(self) -> Iterator[int]:
         return iter(range(len(self)))
 
-    def with_reads(self, corners: np.ndarray, labels: Sequence[str], read_confidence: np.ndarray) -> "TileDetections":
+    def with_reads(self, corners: np.ndarray, labels: Sequence[str], read_confidence: np.ndarray) -> TileDetections:
         return replace(self, corners=corners.astype(np.float32), labels=tuple(labels),
                        read_confidence=np.asarray(read_confidence, np.float32))
 
-    def with_rack(self, on_rack: np.ndarray) -> "TileDetections":
+    def with_rack(self, on_rack: np.ndarray) -> TileDetections:
         return replace(self, on_rack=np.asarray(on_rack, bool))
 
-    def scaled(self, scale: tuple[float, float]) -> "TileDetections":
+    def scaled(self, scale: tuple[float, float]) -> TileDetections:
         """The same tiles in pixels ``scale`` (x, y) times larger (a photo decoded at reduced size)."""
         return replace(self, corners=(self.corners * np.asarray(scale, np.float32)).astype(np.float32))
 

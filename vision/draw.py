@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-
 from rummi.vision.scanner import ScanResult
 
 SURE = (60, 180, 60)  # BGR green

@@ -16,13 +16,12 @@ import json
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 import cv2
 import numpy as np
-
 from rummi.vision.classes import class_names_from_yaml, source_name_to_notation
 from rummi.vision.image_io import load_image
 from rummi.vision.scanner import Scanner, ScanResult

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-
 from rummi.vision.detections import TileDetections
 from rummi.vision.geometry import portrait_order
 from rummi.vision.onnx_model import ModelError, OnnxModel

@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-
 from rummi.vision.detections import TileDetections
 
 LayoutKind = Literal["auto", "table", "rack"]

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import onnxruntime as ort
-
 from rummi.engine.errors import RummiError
 
 #: Environment variable naming another folder of models (tests, experiments).

@@ -19,8 +19,8 @@ The median over the tiles decides, so one tile in a shadow or at the edge does n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import cv2
 import numpy as np

@@ -19,7 +19,6 @@ alike beside them in the same tiers, as the rack.
 from __future__ import annotations
 
 import numpy as np
-
 from rummi.vision.detections import TileDetections
 from rummi.vision.geometry import warp_crop
 from rummi.vision.white_balance import FACE_SAMPLE, plastic_colour

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-
 from rummi.vision.detections import TileDetections
 from rummi.vision.geometry import CROP_SIZE, warp_crop
 from rummi.vision.onnx_model import OnnxModel

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from rummi.engine.melds import SetVerdict, classify
 from rummi.engine.notation import format_tiles
 from rummi.engine.tiles import Tile
@@ -136,7 +135,7 @@ class Scanner:
         self.balance = balance
 
     @classmethod
-    def load(cls, models_dir: str | Path | None = None, threads: int | None = DEFAULT_THREADS) -> "Scanner":
+    def load(cls, models_dir: str | Path | None = None, threads: int | None = DEFAULT_THREADS) -> Scanner:
         """Load ``tile-finder`` and ``tile-reader`` from ``models_dir`` (the shipped ones by default);
         ``threads`` per model (None: onnxruntime's default)."""
         folder = Path(models_dir) if models_dir is not None else default_models_dir()

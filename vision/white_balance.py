@@ -15,7 +15,7 @@ surest tiles, so a false find (a knot in the wood) or a tile in a shadow does no
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import cv2
 import numpy as np

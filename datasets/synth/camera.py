@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-
 from rummi.datasets.synth.textures import value_noise
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-
 from rummi.datasets.synth.compose import Canvas
 
 SKIN_BGR = ((150, 175, 225), (120, 150, 205), (95, 125, 175), (70, 95, 140), (45, 65, 100))
@@ -76,7 +75,7 @@ def _hand(rng: np.random.Generator, canvas: Canvas, box: tuple[float, float, flo
     cv2.line(mask, tuple(np.int32(base)), tuple(np.int32(palm)), 255, int(scale * 1.5))
     cv2.ellipse(mask, tuple(np.int32(palm)), (int(scale * 0.9), int(scale * 0.75)),
                 float(np.degrees(np.arctan2(direction[1], direction[0]))), 0, 360, 255, -1)
-    for k, spread in enumerate((-0.75, -0.25, 0.25, 0.75)):
+    for spread in (-0.75, -0.25, 0.25, 0.75):
         start = palm + normal * spread * scale * 0.8
         finger_len = scale * (1.1 + 0.25 * (1 - abs(spread))) * rng.uniform(0.6, 1.05)
         bend = rng.normal(0, 0.15)

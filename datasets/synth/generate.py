@@ -8,11 +8,10 @@ forked workers (copy-on-write), not re-read per worker.
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
-
 from rummi.datasets import writer
 from rummi.datasets.errors import DatasetError
 from rummi.datasets.progress import Progress

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
-
 from rummi.datasets.synth.compose import Placement
 from rummi.datasets.synth.content import random_set, random_tile
 

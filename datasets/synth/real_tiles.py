@@ -14,7 +14,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
 from rummi.datasets.geometry import flip_quad, ink_offset, min_area_quad
 from rummi.datasets.real import list_photos, parse_polygon_line, read_class_names
 from rummi.datasets.sessions import split_by_session

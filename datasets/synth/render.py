@@ -8,12 +8,11 @@ dataset exactly, whatever the number of processes.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import cv2
 import numpy as np
-
 from rummi.datasets.scene import ORIENTATION_GENERATED, LabelledTile, Scene
 from rummi.datasets.synth import textures
 from rummi.datasets.synth.camera import apply_view, photo_effects, transform_points, view_homography

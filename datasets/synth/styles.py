@@ -9,7 +9,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-
 from rummi.datasets.synth.fonts import tile_fonts
 from rummi.datasets.synth.tile_art import JOKER_DESIGNS, TileStyle
 

@@ -12,8 +12,9 @@ import json
 import random
 import shutil
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from rummi.vision.training.record import TrainingRecord, machine_description
 from rummi.vision.training.yolo_env import prepare_ultralytics, runs_dir

@@ -23,13 +23,13 @@ import csv
 import json
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
-
 from rummi.vision.classes import TILE_CLASSES, reader_class
 from rummi.vision.geometry import CROP_SIZE, warp_crop
 from rummi.vision.training.record import TrainingRecord, machine_description
