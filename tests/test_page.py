@@ -42,9 +42,9 @@ def test_the_page_opens_the_camera_captures_and_shows_the_tiles(page, tmp_path: 
     first = page.locator("#table-sets li").first
     assert first.locator(".set-number").text_content() == "Set 1"
     assert "k6 k7 k8 k9" in first.inner_text()
-    assert "Rack in the table photo: o7 r7" in page.locator("#read-text").inner_text()
+    assert "Rack in the table photo" not in page.locator("#read-text").inner_text()
     # Every tile is a button too (the keyboard's way to correct one).
-    assert page.locator("#tile-list button").count() == 15
+    assert page.locator("#tile-list button").count() == 13
 
     screenshot(page, tmp_path, "page")
     if os.environ.get("RUMMI_SCREENSHOT"):
@@ -65,7 +65,7 @@ def test_labels_are_readable_at_phone_size_and_can_be_hidden(page) -> None:
     # Every label at least 12 CSS px tall, and no label on top of another.
     drawn = page.evaluate("window.__rummi.state.drawn")
     labels, scale = drawn["labels"], drawn["cssScale"]
-    assert len(labels) == 15 + 4  # a label per tile, a number per set
+    assert len(labels) == 13 + 4  # a label per tile, a number per set
     assert min(label["font"] for label in labels) * scale >= 12
     for n, a in enumerate(labels):
         for b in labels[n + 1 :]:
@@ -230,6 +230,8 @@ def test_a_failed_hint_after_ticking_opened_says_why_and_offers_a_retry(page) ->
     camera_on(page)
     page.locator("#modes [data-mode='rack']").click()
     capture(page)
+    tap_tile(page, "r1")  # r1 o1 b1 is my rack: one tap moves the row there, and a hint is asked
+    page.locator("#move-set-rack").click()
     page.wait_for_selector("#hint-result .verdict", timeout=60_000)
     service_fails(page, "hint", "solver unavailable")
     page.locator("#opened").check()

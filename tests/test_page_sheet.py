@@ -237,7 +237,7 @@ def test_never_opened_players_pay_the_presets_penalty(page) -> None:
 
 
 def test_unsure_tiles_are_confirmed_before_they_are_scored(page, tmp_path: Path) -> None:
-    """A blurred rack photo: one tile read unsure. Scoring waits until a person has looked at it."""
+    """A blurred rack photo: its tiles read unsure. Scoring waits until a person has looked at them."""
     blurred = tmp_path / "rack-blurred.jpg"
     cv2.imwrite(str(blurred), cv2.GaussianBlur(cv2.imread(str(SAMPLES / "rack-rummy4-87.jpg")), (21, 21), 0))
     start_match(page, "Ann, Bob")
@@ -254,9 +254,11 @@ def test_unsure_tiles_are_confirmed_before_they_are_scored(page, tmp_path: Path)
     assert "Check the unsure tiles of Bob first" in page.locator("#status-text").inner_text()
     assert page.locator("#sheet tbody tr").count() == 0
     screenshot(page, tmp_path, "sheet-unsure")
-    # Look at it on the picture: it is right.
+    # Look at one on the picture: it is right; and the rest too ("They are right").
     tap_tile(page, unsure[0])
     page.locator("#fix-keep").click()
+    if page.locator("#losers .unsure-note").count():
+        page.locator("#losers .confirm-unsure").click()
     page.wait_for_function("!document.querySelector('#losers .unsure-note')")
     score(page, 1)
     bob = page.locator("#losers input[data-player='Bob']")
