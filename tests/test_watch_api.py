@@ -100,21 +100,23 @@ def test_each_turn_is_recorded_in_the_stored_game(api_server, frames):
 def test_a_frame_that_comes_while_one_is_read_is_skipped(api_server, frames):
     with api_server.client() as client:
         session = client.post("/api/v1/watch", json={"players": ["Ann", "Bob"]}).json()["session"]
-        assert _post(client, session, frames["start"][0], 0.0).json()["processed"]
         answers: list[dict] = []
+        together = threading.Barrier(4)
 
-        def post(delay: float) -> None:
-            threading.Event().wait(delay)
+        def post() -> None:
             with api_server.client() as other:
-                answers.append(_post(other, session, frames["start"][0], 0.4).json())
+                together.wait()  # four frames at once, the session's first: one reads the table
+                answers.append(_post(other, session, frames["start"][0], 0.2).json())
 
-        threads = [threading.Thread(target=post, args=(d,)) for d in (0.0, 0.08)]
+        threads = [threading.Thread(target=post) for _ in range(4)]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
-        # the first frame is scanned (a quarter of a second); the second finds it busy
-        assert sorted(a["processed"] for a in answers) == [False, True]
+        # the first to arrive is read (the whole table: a scan); the others find it busy and are
+        # answered at once, skipped rather than queued
+        processed = [a["processed"] for a in answers]
+        assert processed.count(True) >= 1 and processed.count(False) >= 1, processed
 
 
 @pytest.mark.parametrize(
