@@ -134,6 +134,29 @@ def deal(kind: DealClass, seed: int) -> Deal:
     return Deal(table=table, rack=rack, opened=kind.opened, edition=edition)
 
 
+def _rack_near(
+    rnd: random.Random, ed: Edition, box: Counter, table: list[list[Tile]], count: int, near_share: float
+) -> list[Tile]:
+    """Up to ``count`` rack tiles drawn from ``box``, each near a table tile (same number, or its
+    colour two either side) with chance ``near_share``, so that rearrangements matter."""
+    near = [t for s in table for t in s if not t.is_joker]
+    rack: list[Tile] = []
+    for _ in range(count):
+        if near and rnd.random() < near_share:
+            base = rnd.choice(near)
+            if rnd.random() < 0.5:
+                cand = Tile(number=base.number, colour=rnd.choice(ed.colours))
+            else:
+                n = min(ed.max_number, max(ed.min_number, base.number + rnd.choice([-2, -1, 1, 2])))
+                cand = Tile(number=n, colour=base.colour)
+        else:
+            cand = Tile(number=rnd.choice(list(ed.numbers)), colour=rnd.choice(ed.colours))
+        if box[cand] > 0:
+            box[cand] -= 1
+            rack.append(cand)
+    return rack
+
+
 def small_deal(seed: int, edition: str = "standard") -> Deal:
     """A small position for exhaustive checking: a few table sets, a short rack, some jokers."""
     rnd = random.Random(f"small/{edition}/{seed}")
@@ -150,22 +173,7 @@ def small_deal(seed: int, edition: str = "standard") -> Deal:
         jokers -= sum(t.is_joker for t in s)
         box.subtract(Counter(t for t in s if not t.is_joker))
         table.append(s)
-    # racks biased towards tiles near the table's, so rearrangements matter
-    near = [t for s in table for t in s if not t.is_joker]
-    rack: list[Tile] = []
-    for _ in range(rnd.randint(1, 7)):
-        if near and rnd.random() < 0.6:
-            base = rnd.choice(near)
-            if rnd.random() < 0.5:
-                cand = Tile(number=base.number, colour=rnd.choice(ed.colours))
-            else:
-                n = min(ed.max_number, max(ed.min_number, base.number + rnd.choice([-2, -1, 1, 2])))
-                cand = Tile(number=n, colour=base.colour)
-        else:
-            cand = Tile(number=rnd.choice(list(ed.numbers)), colour=rnd.choice(ed.colours))
-        if box[cand] > 0:
-            box[cand] -= 1
-            rack.append(cand)
+    rack = _rack_near(rnd, ed, box, table, rnd.randint(1, 7), near_share=0.6)
     if jokers > 0 and rnd.random() < 0.35:
         rack.append(JOKER)
     return Deal(table=table, rack=rack, opened=rnd.random() < 0.75, edition=ed)
@@ -208,21 +216,7 @@ def joker_deal(seed: int, edition: str = "standard") -> Deal:
         if s is not None:
             box.subtract(Counter(s))
             table.append(s)
-    near = [t for s in table for t in s if not t.is_joker]
-    rack: list[Tile] = []
-    for _ in range(rnd.randint(1, 6)):
-        if rnd.random() < 0.7:
-            base = rnd.choice(near)
-            if rnd.random() < 0.5:
-                cand = Tile(number=base.number, colour=rnd.choice(ed.colours))
-            else:
-                n = min(ed.max_number, max(ed.min_number, base.number + rnd.choice([-2, -1, 1, 2])))
-                cand = Tile(number=n, colour=base.colour)
-        else:
-            cand = Tile(number=rnd.choice(list(ed.numbers)), colour=rnd.choice(ed.colours))
-        if box[cand] > 0:
-            box[cand] -= 1
-            rack.append(cand)
+    rack = _rack_near(rnd, ed, box, table, rnd.randint(1, 6), near_share=0.7)  # table has numbered tiles
     if joker_box and rnd.random() < (0.6 if len(set(joker_box)) > 1 else 0.25):
         rack.append(joker_box[0])
     return Deal(table=table, rack=rack, opened=rnd.random() < 0.85, edition=ed)
