@@ -25,11 +25,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
-import json
 import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
+from rummi.api.asgi_answers import send_json
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: Paths under the API prefix that anyone may ask (nothing about games, photos or corrections).
@@ -183,13 +183,9 @@ def _headers(scope: Scope) -> dict[str, str]:
 
 
 async def _answer(send: Send, status: int, detail: str, extra: dict[str, str]) -> None:
-    body = json.dumps({"detail": detail}).encode()
     headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
         *SECURITY_HEADERS,
         (b"content-security-policy", PAGE_CSP),
         *((k.encode(), v.encode()) for k, v in extra.items()),
     ]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    await send_json(send, status, {"detail": detail}, headers)

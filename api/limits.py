@@ -11,9 +11,9 @@ error of the service.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
+from rummi.api.asgi_answers import send_json
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -67,16 +67,5 @@ def _content_length(scope: Scope) -> int | None:
 
 
 async def _refuse(send: Send, limit: int) -> None:
-    body = json.dumps({"detail": f"request body larger than the limit of {limit} bytes"}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    detail = f"request body larger than the limit of {limit} bytes"
+    await send_json(send, 413, {"detail": detail}, [(b"connection", b"close")])

@@ -16,7 +16,6 @@ allowance is per process (documented in docs/api.md).
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import threading
@@ -24,6 +23,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Mapping
 
+from rummi.api.asgi_answers import send_json
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 #: Most client addresses remembered; the least recently seen is forgotten first.
@@ -102,18 +102,5 @@ class RateLimitMiddleware:
 
 async def _too_many(send: Send, kind: str, wait: float) -> None:
     seconds = max(1, math.ceil(wait))
-    body = json.dumps(
-        {"detail": f"too many {kind} from this address; try again in {seconds} s", "error": "RateLimited"}
-    ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 429,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", str(seconds).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    payload = {"detail": f"too many {kind} from this address; try again in {seconds} s", "error": "RateLimited"}
+    await send_json(send, 429, payload, [(b"retry-after", str(seconds).encode())])
