@@ -33,19 +33,22 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def one(case: str, extra_env: dict[str, str]) -> None:
-    workdir = Path(tempfile.mkdtemp(prefix="rummi-start-"))
+def time_fresh_server(case: str, serve: list[str], env: dict[str, str], cwd: Path) -> None:
+    """Start ``serve`` (a ``rummi serve`` command line, without the port) and print one row.
+
+    The row: seconds until /health answers, the first hint's milliseconds, whether the kernel was
+    compiled by then, seconds until it is, and the hint once it is (both routes must agree).
+    ``benchmarks/startup.py`` calls this for a freshly installed wheel too.
+    """
     port = free_port()
-    env = {**os.environ, "RUMMI_DATA_DIR": str(workdir), **extra_env}
-    env.pop("RUMMI_DATABASE_URL", None)
     started = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "rummi.api.cli", "serve", "--port", str(port), "--log-level", "warning"],
-        cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [*serve, "--port", str(port), "--log-level", "warning"],
+        cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}/api/v1"
     try:
-        with httpx.Client(timeout=120) as client:
+        with httpx.Client(timeout=300) as client:
             while True:
                 try:
                     if client.get(f"{url}/health").status_code == 200:
@@ -57,22 +60,35 @@ def one(case: str, extra_env: dict[str, str]) -> None:
             t = time.perf_counter()
             first = client.post(f"{url}/hint", json=HINT)
             first_ms = (time.perf_counter() - t) * 1000
-            assert first.status_code == 200, first.text
+            if first.status_code != 200:
+                raise SystemExit(f"{case}: the first hint answered {first.status_code}: {first.text}")
             while not client.get(f"{url}/health").json()["hints_compiled"]:
                 time.sleep(0.1)
             compiled = time.perf_counter() - started
             t = time.perf_counter()
             warm = client.post(f"{url}/hint", json=HINT)
             warm_ms = (time.perf_counter() - t) * 1000
-            assert warm.json()["play"] == first.json()["play"], "the two routes disagree"
+            if warm.json()["play"] != first.json()["play"]:
+                raise SystemExit(f"{case}: the integer program and the compiled kernel disagree")
     finally:
         process.terminate()
         process.wait(timeout=20)
     print(f"{case}\t{up:.1f}\t{first_ms:.0f}\t{ready_at_first}\t{compiled:.1f}\t{warm_ms:.0f}", flush=True)
 
 
+HEADER = "case\tup_s\tfirst_hint_ms\tkernel_ready_then\tkernel_ready_s\twarm_hint_ms"
+
+
+def one(case: str, extra_env: dict[str, str]) -> None:
+    """This checkout's ``rummi serve`` with SQLite in a temporary folder."""
+    workdir = Path(tempfile.mkdtemp(prefix="rummi-start-"))
+    env = {**os.environ, "RUMMI_DATA_DIR": str(workdir), **extra_env}
+    env.pop("RUMMI_DATABASE_URL", None)
+    time_fresh_server(case, [sys.executable, "-m", "rummi.api.cli", "serve"], env, workdir)
+
+
 def main() -> int:
-    print("case\tup_s\tfirst_hint_ms\tkernel_ready_then\tkernel_ready_s\twarm_hint_ms", flush=True)
+    print(HEADER, flush=True)
     one("numba cache as installed", {})
     with tempfile.TemporaryDirectory() as empty:
         one("empty numba cache (fresh install)", {"NUMBA_CACHE_DIR": empty})

@@ -7,14 +7,14 @@
 2. In a fresh install of the built wheel with an empty cache (benchmarks/fresh_install.py): the
    first ``rummi hint`` (answered by the integer program while the kernel compiles in the
    background), how long that background compile takes, and the first hint after it.
-3. A fresh ``rummi serve`` from that install: the time to /health and the first /api/v1/hint.
+3. A fresh ``rummi serve`` from that install: the time to /health and the first /api/v1/hint
+   (the row of benchmarks/service_start.py, whose `time_fresh_server` both use).
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
-import socket
 import statistics
 import subprocess
 import sys
@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.fresh_install import build_wheel, install_fresh, user_env  # noqa: E402
+from benchmarks.service_start import HEADER, time_fresh_server  # noqa: E402
 
 HINT = ["hint", "--table", "r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4", "--rack", "r8 J o9 k1 b5", "--opened"]
 
@@ -65,36 +66,10 @@ def fresh_install_figures(home: Path, skip_service: bool) -> None:
     print(f"   rummi hint after it: {statistics.median(after):.2f} s (median of 3, kernel loaded from the cache)")
     if skip_service:
         return
-    print("\n3. A fresh rummi serve (new empty cache)")
+    print("\n3. A fresh rummi serve from that install (new empty cache; benchmarks/service_start.py's row)")
+    print(f"   {HEADER}")
     service_home = home / "service-user"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    import httpx
-
-    started = time.perf_counter()
-    server = subprocess.Popen([rummi, "serve", "--port", str(port), "--log-level", "warning"],
-                              env=user_env(service_home), cwd=cwd, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    try:
-        while True:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/v1/health", timeout=2)
-                break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        up = time.perf_counter() - started
-        print(f"   /health answers {up:.2f} s after start")
-        body = {"table": "r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4", "rack": "r8 J o9 k1 b5", "opened": True}
-        t0 = time.perf_counter()
-        answer = httpx.post(f"http://127.0.0.1:{port}/api/v1/hint", json=body, timeout=300)
-        print(f"   first /api/v1/hint: {time.perf_counter() - t0:.2f} s (status {answer.status_code})")
-        t0 = time.perf_counter()
-        httpx.post(f"http://127.0.0.1:{port}/api/v1/hint", json=body, timeout=300)
-        print(f"   second /api/v1/hint: {time.perf_counter() - t0:.2f} s")
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    time_fresh_server("   fresh wheel install", [rummi, "serve"], user_env(service_home), cwd)
 
 
 def main() -> None:
