@@ -145,3 +145,26 @@ def test_writes_and_scans_are_rate_limited_per_client(tmp_path: Path) -> None:
         scans = [client.post("/api/v1/scan", files={"photo": ("p.jpg", photo, "image/jpeg")}).status_code
                  for _ in range(2)]
         assert scans == [200, 429]
+
+
+def test_a_players_join_code_posts_that_players_turns_only(guarded: Server) -> None:
+    """Each player's own code: it posts its holder's turn (``player`` defaults to them), is 403
+    for another player's, and in a game that enforces the order is 422 before its turn."""
+    with guarded.client() as organiser:
+        game = organiser.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()
+    codes = game["player_codes"]
+    assert set(codes) == {"Ann", "Bob"} and len({*codes.values(), game["join_code"]}) == 3
+    path = f"/api/v1/games/{game['id']}/turns"
+    with guarded.client(token=codes["Bob"]) as bob:
+        early = bob.post(path, json={"after": "r10 r11 r12"})
+        assert early.status_code == 422 and early.json()["next_player"] == "Ann", early.text
+        posing = bob.post(path, json={"after": "r10 r11 r12", "player": "Ann"})
+        assert posing.status_code == 403 and "Bob's" in posing.json()["detail"]
+    with guarded.client(token=codes["Ann"]) as ann:
+        assert ann.post(path, json={"after": "r10 r11 r12"}).json()["turn"]["player"] == "Ann"
+    with guarded.client(token=codes["Bob"]) as bob:
+        assert bob.post(path, json={"after": "r10 r11 r12", "drew": 1}).json()["turn"]["player"] == "Bob"
+    with guarded.client() as organiser:
+        assert [t["player"] for t in organiser.get(f"/api/v1/games/{game['id']}").json()["turns"]] == ["Ann", "Bob"]
+    forged = f"g{game['id']}s1-{'0' * 20}"
+    assert httpx.post(guarded.url + path, json={"after": ""}, headers={"Authorization": f"Bearer {forged}"}).status_code == 401

@@ -5,12 +5,13 @@ work runs in worker threads so it never blocks the event loop.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 import anyio.to_thread
-from fastapi import APIRouter, Header, Path, Query, Response
+from fastapi import APIRouter, Header, Path, Query, Request, Response
 from pydantic import Field
-from rummi.api.access import Access
+from rummi.api.access import JOIN_STATE_KEY, Access, JoinCode
 from rummi.api.deps import AccessDep, GamesDep
 from rummi.api.errors import FieldError
 from rummi.api.schemas import (
@@ -26,6 +27,7 @@ from rummi.api.schemas import (
     parse_field_sets,
     parse_field_tiles,
 )
+from rummi.api.storage import StoredGame
 from rummi.engine.errors import RummiError
 from rummi.engine.game import Game, Turn
 from rummi.engine.notation import sets_to_json
@@ -53,14 +55,17 @@ IdempotencyKey = Annotated[
 ]
 
 
-def game_out(game: Game, access: Access) -> GameOut:
+def game_out(record: StoredGame, access: Access) -> GameOut:
+    game = record.game
     data = game.to_dict()
     return GameOut(
         **data,
         finished=game.finished,
         next_player=game.next_player,
         table=sets_to_json(game.table),
+        enforce_order=record.enforce_order,
         join_code=None if game.id is None else access.join_code(game.id),
+        player_codes=None if game.id is None else access.player_codes(game.id, game.players),
     )
 
 
@@ -71,7 +76,8 @@ async def create_game(request: GameCreate, games: GamesDep, access: AccessDep) -
         game = Game(players=tuple(request.players), rules=rules)
     except RummiError as error:
         raise FieldError("players", error) from None
-    return game_out(await anyio.to_thread.run_sync(games.create, game), access)
+    stored = await anyio.to_thread.run_sync(partial(games.create, game, enforce_order=request.enforce_order))
+    return game_out(stored, access)
 
 
 @router.get("", response_model=list[GameSummaryOut], summary="Games on record")
@@ -103,14 +109,18 @@ async def sheet(
 
 @router.get("/{game_id}", response_model=GameOut, summary="One game's whole record")
 async def get_game(game_id: GameId, games: GamesDep, access: AccessDep) -> GameOut:
-    return game_out(await anyio.to_thread.run_sync(games.load, game_id), access)
+    return game_out(await anyio.to_thread.run_sync(games.load_record, game_id), access)
 
 
 @router.post(
     "/{game_id}/turns",
     response_model=TurnOut,
     summary="Judge and record the next turn",
-    responses={409: {"description": "Another service process recorded a turn meanwhile: retry."}},
+    responses={
+        403: {"description": "A player's join code posting another player's turn."},
+        409: {"description": "Another service process recorded a turn meanwhile: retry."},
+        422: {"description": "Malformed notation, or (a game that enforces its order) not this player's turn."},
+    },
 )
 async def play_turn(
     game_id: GameId,
@@ -118,11 +128,13 @@ async def play_turn(
     games: GamesDep,
     access: AccessDep,
     response: Response,
+    http: Request,
     idempotency_key: IdempotencyKey = None,
 ) -> TurnOut:
     edition = await anyio.to_thread.run_sync(games.edition_of, game_id)
+    join: JoinCode | None = getattr(http.state, JOIN_STATE_KEY, None)
 
-    def record() -> tuple[Game, Turn, bool]:
+    def record() -> tuple[StoredGame, Turn, bool]:
         return games.play(
             game_id,
             parse_field_sets("after", request.after, edition),
@@ -133,6 +145,7 @@ async def play_turn(
             seconds=request.seconds,
             uncertain=[spot.spot() for spot in request.uncertain],
             request_key=idempotency_key,
+            seat=None if join is None else join.seat,
         )
 
     game, turn, replayed = await anyio.to_thread.run_sync(record)
@@ -146,7 +159,7 @@ async def end_game(game_id: GameId, request: GameEndIn, games: GamesDep, access:
     edition = await anyio.to_thread.run_sync(games.edition_of, game_id)
     racks = parse_field_racks(request.racks, edition)
 
-    def finish() -> Game:
+    def finish() -> StoredGame:
         return games.finish(
             game_id,
             racks,
