@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 
 from rummi.api.errors import GameConflictError, GameNotFoundError, NotYourSeatError, OutOfTurnError
 from rummi.api.storage import (
+    Database,
     DatabaseFailureError,
     GameStore,
     GameSummary,
@@ -62,6 +63,11 @@ class GameRecords:
 
     def close(self) -> None:
         self._store.close()
+
+    @property
+    def database(self) -> Database:
+        """The store's database (its pool), for what else the service keeps there."""
+        return self._store.db
 
     def create(self, game: Game, *, enforce_order: bool = False) -> StoredGame:
         self._store.create(game, enforce_order=enforce_order)
