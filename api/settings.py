@@ -51,6 +51,11 @@ class Settings(BaseSettings):
         description="Memory one photo decode may take (estimated before decoding, after any JPEG "
         "draft); a photo that needs more is refused with 413.",
     )
+    trim_memory: bool = Field(
+        default=True,
+        description="After each scan or correction, give the memory it freed back to the system "
+        "(glibc malloc_trim), so a server that decoded big photos shrinks back.",
+    )
     database_url: str = Field(
         default_factory=default_database_url,
         description="Where games are kept: a SQLite file in the user's data folder (default) or "
