@@ -78,7 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.access = Access(settings.token)
+    app.state.access = Access(settings.token, settings.join_secret)
     app.state.inference = Inference(settings)
     app.state.warmup = SolverWarmup()
     app.state.rate_limiter = RateLimiter(

@@ -97,6 +97,14 @@ class Settings(BaseSettings):
         "or corrections needs `Authorization: Bearer <token>` (or a game's join code). "
         "`rummi serve` makes one up on any address but loopback.",
     )
+    join_secret: str | None = Field(
+        default=None,
+        min_length=16,
+        max_length=200,
+        description="Signs the games' join codes, so they stay the same across restarts. "
+        "`rummi serve` keeps one in the data folder (`join-secret`) unless this is set; give "
+        "every machine of a scale-out the same one. Without one the codes are signed with the token.",
+    )
     public_url: str | None = Field(
         default=None,
         max_length=500,

@@ -168,3 +168,27 @@ def test_a_players_join_code_posts_that_players_turns_only(guarded: Server) -> N
         assert [t["player"] for t in organiser.get(f"/api/v1/games/{game['id']}").json()["turns"]] == ["Ann", "Bob"]
     forged = f"g{game['id']}s1-{'0' * 20}"
     assert httpx.post(guarded.url + path, json={"after": ""}, headers={"Authorization": f"Bearer {forged}"}).status_code == 401
+
+
+def test_join_codes_survive_a_restart_without_a_token(tmp_path: Path) -> None:
+    """A restart without --token makes a new organiser token, but the games' join codes stay
+    (signed with the secret kept in the data folder), so no phone of the tournament is lost."""
+    database = f"sqlite:///{tmp_path / 'g.db'}"
+
+    def made_up_token(server: Server) -> str:
+        return re.search(r"Authorization: Bearer (\S+)\)", server.log).group(1)
+
+    with serving(tmp_path, database, "--host", "0.0.0.0") as server:
+        first_token = made_up_token(server)
+        with server.client(token=first_token) as organiser:
+            game = organiser.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()
+    secret = tmp_path / "data" / "join-secret"
+    assert secret.stat().st_mode & 0o077 == 0  # the owner's only
+    with serving(tmp_path, database, "--host", "0.0.0.0") as server:
+        assert made_up_token(server) != first_token
+        with server.client(token=made_up_token(server)) as organiser:
+            again = organiser.get(f"/api/v1/games/{game['id']}").json()
+        assert again["join_code"] == game["join_code"] and again["player_codes"] == game["player_codes"]
+        with server.client(token=game["player_codes"]["Ann"]) as ann:
+            turn = ann.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"})
+            assert turn.status_code == 200, turn.text
