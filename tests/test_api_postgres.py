@@ -44,6 +44,11 @@ def test_dropped_connections_are_replaced_and_health_tells_the_truth(tmp_path: P
             down = client.get("/api/v1/health")
             assert down.status_code == 503 and down.json()["database"] == "unavailable"
             assert client.get("/api/v1/games").status_code == 503
+            # A write is rate-limited through the database: with it gone the process's own
+            # buckets take over, and the write itself is the database's 503, not a 500.
+            created = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]})
+            assert created.status_code == 503 and created.json()["error"] == "DatabaseUnavailable"
+            assert "shared rate limits unavailable" in server.log
         finally:
             admin(f'ALTER DATABASE "{database}" WITH ALLOW_CONNECTIONS true')
         deadline = time.monotonic() + 20
