@@ -165,7 +165,12 @@ def test_a_players_join_code_posts_that_players_turns_only(guarded: Server) -> N
         posing = bob.post(path, json={"after": "r10 r11 r12", "player": "Ann"})
         assert posing.status_code == 403 and "Bob's" in posing.json()["detail"]
     with guarded.client(token=codes["Ann"]) as ann:
-        assert ann.post(path, json={"after": "r10 r11 r12"}).json()["turn"]["player"] == "Ann"
+        played = ann.post(path, json={"after": "r10 r11 r12"}).json()
+        assert played["turn"]["player"] == "Ann"
+        # A phone never sees the codes: with Bob's it could post as Bob.
+        assert played["game"]["player_codes"] is None and played["game"]["join_code"] is None
+        read = ann.get(f"/api/v1/games/{game['id']}").json()
+        assert read["player_codes"] is None and read["join_code"] is None
     with guarded.client(token=codes["Bob"]) as bob:
         assert bob.post(path, json={"after": "r10 r11 r12", "drew": 1}).json()["turn"]["player"] == "Bob"
     with guarded.client() as organiser:

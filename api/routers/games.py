@@ -55,17 +55,25 @@ IdempotencyKey = Annotated[
 ]
 
 
-def game_out(record: StoredGame, access: Access) -> GameOut:
+def _join_of(http: Request) -> JoinCode | None:
+    """The join code a request came with (``None``: the organiser's token, or open access)."""
+    return getattr(http.state, JOIN_STATE_KEY, None)
+
+
+def game_out(record: StoredGame, access: Access, *, with_codes: bool = True) -> GameOut:
+    """The game record; the join codes only for the organiser (``with_codes``): a phone that
+    read the others' codes could post as any player."""
     game = record.game
     data = game.to_dict()
+    with_codes = with_codes and game.id is not None
     return GameOut(
         **data,
         finished=game.finished,
         next_player=game.next_player,
         table=sets_to_json(game.table),
         enforce_order=record.enforce_order,
-        join_code=None if game.id is None else access.join_code(game.id),
-        player_codes=None if game.id is None else access.player_codes(game.id, game.players),
+        join_code=access.join_code(game.id) if with_codes else None,
+        player_codes=access.player_codes(game.id, game.players) if with_codes else None,
     )
 
 
@@ -108,8 +116,9 @@ async def sheet(
 
 
 @router.get("/{game_id}", response_model=GameOut, summary="One game's whole record")
-async def get_game(game_id: GameId, games: GamesDep, access: AccessDep) -> GameOut:
-    return game_out(await anyio.to_thread.run_sync(games.load_record, game_id), access)
+async def get_game(game_id: GameId, games: GamesDep, access: AccessDep, http: Request) -> GameOut:
+    record = await anyio.to_thread.run_sync(games.load_record, game_id)
+    return game_out(record, access, with_codes=_join_of(http) is None)
 
 
 @router.post(
@@ -132,7 +141,7 @@ async def play_turn(
     idempotency_key: IdempotencyKey = None,
 ) -> TurnOut:
     edition = await anyio.to_thread.run_sync(games.edition_of, game_id)
-    join: JoinCode | None = getattr(http.state, JOIN_STATE_KEY, None)
+    join = _join_of(http)
 
     def record() -> tuple[StoredGame, Turn, bool]:
         return games.play(
@@ -151,7 +160,7 @@ async def play_turn(
     game, turn, replayed = await anyio.to_thread.run_sync(record)
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return TurnOut(game=game_out(game, access), turn=turn.to_dict())
+    return TurnOut(game=game_out(game, access, with_codes=join is None), turn=turn.to_dict())
 
 
 @router.post("/{game_id}/end", response_model=GameOut, summary="Score the end of the game")
