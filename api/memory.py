@@ -34,11 +34,6 @@ def _find_malloc_trim() -> Callable[[int], int] | None:
 _MALLOC_TRIM = _find_malloc_trim()
 
 
-def can_give_back() -> bool:
-    """Whether this C library lets the process give freed memory back (glibc)."""
-    return _MALLOC_TRIM is not None
-
-
 def give_back_memory() -> bool:
     """Return freed heap memory to the system now; ``True`` if some was given back."""
     return bool(_MALLOC_TRIM(0)) if _MALLOC_TRIM is not None else False
