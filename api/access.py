@@ -7,9 +7,10 @@ any other address anyone on the venue's Wi-Fi could, so the service gets a token
 games, scans or corrections must carry ``Authorization: Bearer <token>``: 401 without it.
 
 A game's *join code* lets a phone post turns to that game and read it, and use the stateless
-questions (scan, table check, hint, verdict, score); anything else with it is 403. The code is
-an HMAC of the game id under the organiser's token, so it needs no storage and every service
-process behind one database computes the same code.
+questions (scan, table check, hint, verdict, score); anything else with it is 403. Each player
+has a code of their own too, which posts that player's turns only. A code is an HMAC of the game
+id (and seat) under the join secret, so it needs no storage and every service process that
+shares the secret computes the same code.
 
 Two browser attacks are closed here too, token or not:
 
@@ -27,6 +28,7 @@ import hmac
 import ipaddress
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from rummi.api.asgi_answers import send_json
@@ -68,30 +70,60 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-class Access:
-    """The organiser's token (``None``: open, as on loopback) and the join codes it signs."""
+@dataclass(frozen=True)
+class JoinCode:
+    """What a join code lets its holder be: a phone of ``game_id``, and with ``seat`` (the
+    player's index in the game's seating order) that one player's phone."""
 
-    def __init__(self, token: str | None) -> None:
+    game_id: int
+    seat: int | None = None
+
+
+#: Where :class:`GuardMiddleware` leaves the join code a request came with (``request.state``).
+JOIN_STATE_KEY = "join_code"
+_JOIN_CODE = re.compile(r"g(\d{1,19})(?:s(\d{1,2}))?-[0-9a-f]{20}")
+
+
+class Access:
+    """The organiser's token (``None``: open, as on loopback) and the join codes.
+
+    Join codes are signed with ``join_secret`` when there is one (kept in the data folder, so
+    they survive a restart with a new token), else with the token.
+    """
+
+    def __init__(self, token: str | None, join_secret: str | None = None) -> None:
         self.token = token
+        self._join_key = (join_secret or token or "").encode()
 
     @property
     def required(self) -> bool:
         return self.token is not None
 
-    def join_code(self, game_id: int) -> str | None:
+    def join_code(self, game_id: int, seat: int | None = None) -> str | None:
+        """The code of a game's phone (any player), or with ``seat`` of one player's phone."""
         if self.token is None:
             return None
-        mac = hmac.new(self.token.encode(), f"game:{game_id}".encode(), hashlib.sha256).hexdigest()
-        return f"g{game_id}-{mac[:20]}"
+        message = f"game:{game_id}" if seat is None else f"game:{game_id}:seat:{seat}"
+        mac = hmac.new(self._join_key, message.encode(), hashlib.sha256).hexdigest()
+        return f"g{game_id}-{mac[:20]}" if seat is None else f"g{game_id}s{seat}-{mac[:20]}"
 
-    def game_of(self, credential: str) -> int | None:
-        """The game a join code belongs to, or ``None`` when it is no join code of ours."""
-        match = re.fullmatch(r"g(\d{1,19})-[0-9a-f]{20}", credential)
+    def player_codes(self, game_id: int, players: Iterable[str]) -> dict[str, str] | None:
+        """Each player's own join code, by name."""
+        if self.token is None:
+            return None
+        return {player: str(self.join_code(game_id, seat)) for seat, player in enumerate(players)}
+
+    def join_of(self, credential: str) -> JoinCode | None:
+        """What a join code lets its holder do, or ``None`` when it is no join code of ours."""
+        match = _JOIN_CODE.fullmatch(credential)
         if match is None:
             return None
         game_id = int(match.group(1))
-        expected = self.join_code(game_id)
-        return game_id if expected is not None and hmac.compare_digest(expected, credential) else None
+        seat = None if match.group(2) is None else int(match.group(2))
+        expected = self.join_code(game_id, seat)
+        if expected is None or not hmac.compare_digest(expected, credential):
+            return None
+        return JoinCode(game_id, seat)
 
     def is_organiser(self, credential: str) -> bool:
         return self.token is not None and hmac.compare_digest(self.token.encode(), credential.encode())
@@ -113,7 +145,7 @@ class GuardMiddleware:
         headers = _headers(scope)
         path: str = scope["path"]
         host = headers.get("host", "")
-        refusal = self._refusal(scope["method"], path, host, headers)
+        refusal = self._refusal(scope, path, host, headers)
         if refusal is not None:
             await _answer(send, *refusal)
             return
@@ -127,7 +159,8 @@ class GuardMiddleware:
 
         await self.app(scope, receive, with_headers)
 
-    def _refusal(self, method: str, path: str, host: str, headers: dict[str, str]) -> tuple | None:
+    def _refusal(self, scope: Scope, path: str, host: str, headers: dict[str, str]) -> tuple | None:
+        method: str = scope["method"]
         if not self._trusted_host(host):
             return 400, f"untrusted Host header {host[:100]!r}: use the service's IP address", {}
         origin = headers.get("origin")
@@ -145,9 +178,12 @@ class GuardMiddleware:
             return 401, "this service needs its token: Authorization: Bearer <token> (see rummi serve)", challenge
         if self.access.is_organiser(credential):
             return None
-        game_id = self.access.game_of(credential)
-        if game_id is None:
+        join = self.access.join_of(credential)
+        if join is None:
             return 401, "the token is not this service's (nor a game's join code)", challenge
+        game_id = join.game_id
+        # The route sees which phone this is: a player's own code posts that player's turns only.
+        scope.setdefault("state", {})[JOIN_STATE_KEY] = join
         if route.rstrip("/") in JOIN_CODE_PATHS:
             return None
         match = _GAME_PATH.match(route)

@@ -10,7 +10,7 @@ Every request passes, outermost first:
 1. :class:`api.access.GuardMiddleware`: the Host check, the Origin check on writes, the token
    (when the service has one), and the security headers of every answer;
 2. :class:`api.rate_limits.RateLimitMiddleware`: per-client allowances of writes, scans and
-   corrections (429);
+   corrections (429), shared by every process on PostgreSQL;
 3. :class:`api.slow_clients.BodyTimeoutMiddleware`: a body that stalls is a 408;
 4. :class:`api.limits.BodyLimitMiddleware`: ``max_json_bytes`` everywhere, ``max_upload_bytes``
    on the routes that take a photo (413).
@@ -37,10 +37,11 @@ from rummi.api.deps import Inference
 from rummi.api.errors import install_error_handlers
 from rummi.api.game_records import GameRecords
 from rummi.api.limits import BodyLimitMiddleware
-from rummi.api.rate_limits import RateLimitMiddleware
+from rummi.api.rate_limits import RateLimiter, RateLimitMiddleware
 from rummi.api.routers import games, meta, photos, play, watch
 from rummi.api.settings import API_PREFIX, API_VERSION, Settings
 from rummi.api.solver_warmup import SolverWarmup
+from rummi.api.storage.rate_buckets import SharedBuckets
 
 log = logging.getLogger("rummi.api")
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -55,6 +56,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.games = GameRecords.open(settings.database_url)
+        if app.state.games.database.dialect.name == "postgresql":
+            # Several processes may serve this database: one allowance per client among them all.
+            app.state.rate_limiter.share(SharedBuckets(app.state.games.database))
         app.state.warmup.start()
         try:
             await anyio.to_thread.run_sync(app.state.corrections.recover)
@@ -63,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            app.state.rate_limiter.share(None)
             app.state.games.close()
 
     app = FastAPI(
@@ -73,9 +78,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.access = Access(settings.token)
+    app.state.access = Access(settings.token, settings.join_secret)
     app.state.inference = Inference(settings)
     app.state.warmup = SolverWarmup()
+    app.state.rate_limiter = RateLimiter(
+        {
+            "writes": settings.writes_per_minute,
+            "scans": settings.scans_per_minute,
+            "corrections": settings.corrections_per_minute,
+        }
+    )
     app.state.corrections = CorrectionStore(
         settings.corrections_dir,
         max_count=settings.max_corrections,
@@ -99,15 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         slow_clients.BodyTimeoutMiddleware, total_s=settings.body_timeout_s, idle_s=settings.body_idle_timeout_s
     )
-    app.add_middleware(
-        RateLimitMiddleware,
-        api_prefix=API_PREFIX,
-        per_minute={
-            "writes": settings.writes_per_minute,
-            "scans": settings.scans_per_minute,
-            "corrections": settings.corrections_per_minute,
-        },
-    )
+    app.add_middleware(RateLimitMiddleware, api_prefix=API_PREFIX, limiter=app.state.rate_limiter)
     app.add_middleware(
         GuardMiddleware,
         access=app.state.access,

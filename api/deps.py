@@ -18,6 +18,7 @@ from rummi.api.access import Access
 from rummi.api.corrections import CorrectionStore
 from rummi.api.errors import ScansBusyError
 from rummi.api.game_records import GameRecords
+from rummi.api.memory import give_back_memory
 from rummi.api.settings import Settings
 
 if TYPE_CHECKING:
@@ -61,6 +62,7 @@ class Inference:
 
     def __init__(self, settings: Settings) -> None:
         self.scanner = ScannerHolder(settings)
+        self._trim = settings.trim_memory
         self._scans = anyio.CapacityLimiter(settings.scan_workers)
         self._quick = anyio.CapacityLimiter(settings.quick_workers)
         self._max_waiting = settings.max_queued_scans
@@ -73,9 +75,18 @@ class Inference:
             raise ScansBusyError(max(waiting, 0))
         self._scans_in += 1
         try:
-            return await anyio.to_thread.run_sync(work, *args, limiter=self._scans)
+            return await anyio.to_thread.run_sync(self._then_trim, work, *args, limiter=self._scans)
         finally:
             self._scans_in -= 1
+
+    def _then_trim(self, work: Callable[..., T], *args: Any) -> T:
+        """Run a photo job; then hand the memory it freed back to the system (a decode of a big
+        photo leaves hundreds of megabytes in the allocator otherwise: :mod:`api.memory`)."""
+        try:
+            return work(*args)
+        finally:
+            if self._trim:
+                give_back_memory()
 
     async def quick(self, work: Callable[..., T], *args: Any) -> T:
         """Run a hint or a verdict on their own workers, never behind a scan."""

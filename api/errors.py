@@ -5,6 +5,8 @@
   the engine refuses the request as a whole (the winner still holds tiles, the game is over);
 * a photo that cannot be read (:class:`vision.image_io.ImageError`): 400, 413 or 415;
 * recognition models missing (:class:`vision.onnx_model.ModelError`): 503;
+* a turn out of order in a game that enforces it: 422 naming whose turn it is; a player's
+  join code posting another player's turn: 403;
 * an unknown game: 404; a game another process changed under us: 409; the database or the
   corrections folder failing: 503 (the driver's message goes to the log, not to the client);
   too many photos waiting: 503 with Retry-After; the corrections quota used up: 507;
@@ -45,6 +47,26 @@ class GameConflictError(RummiError):
         super().__init__(f"game {game_id} changed meanwhile ({reason}); load it again and retry")
 
 
+class OutOfTurnError(RummiError):
+    """A turn by anyone but the next player, in a game that enforces its order: 422, nothing
+    recorded. Not a 409: retrying the same request can never succeed (it is someone else's
+    turn), and a client that retries 409s by itself must not loop on it."""
+
+    def __init__(self, game_id: object, player: str, next_player: str, number: int) -> None:
+        self.next_player = next_player
+        super().__init__(
+            f"game {game_id}: turn {number} is {next_player}'s, not {player}'s "
+            "(this game enforces the turn order); nothing was recorded"
+        )
+
+
+class NotYourSeatError(RummiError):
+    """A player's join code used to post another player's turn: 403."""
+
+    def __init__(self, holder: str, player: str) -> None:
+        super().__init__(f"this join code is {holder}'s; it cannot post a turn for {player}")
+
+
 class FieldError(RummiError):
     """A request field whose content the engine refused; names the field."""
 
@@ -77,6 +99,10 @@ class CorrectionsFullError(RummiError):
 def _status_for_rummi_error(error: RummiError) -> int:
     if isinstance(error, CorrectionsFullError):
         return 507
+    if isinstance(error, NotYourSeatError):
+        return 403
+    if isinstance(error, OutOfTurnError):
+        return 422
     if isinstance(error, (DatabaseFailureError, CorrectionsUnavailableError)):
         return 503
     return 422 if isinstance(error, (FieldError, NotationError, ImpossibleStateError)) else 400
@@ -99,6 +125,8 @@ async def _rummi_error(request: Request, error: Exception) -> JSONResponse:
             status_code=503,
         )
     body: dict[str, object] = {"detail": str(error), "error": type(error).__name__}
+    if isinstance(error, OutOfTurnError):
+        body["next_player"] = error.next_player
     if isinstance(error, FieldError):
         body["field"] = error.field
         body["error"] = type(error.error).__name__

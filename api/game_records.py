@@ -20,8 +20,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from rummi.api.errors import GameConflictError, GameNotFoundError
-from rummi.api.storage import DatabaseFailureError, GameStore, GameSummary, StorageError, WriteConflictError
+from rummi.api.errors import GameConflictError, GameNotFoundError, NotYourSeatError, OutOfTurnError
+from rummi.api.storage import (
+    Database,
+    DatabaseFailureError,
+    GameStore,
+    GameSummary,
+    StorageError,
+    StoredGame,
+    WriteConflictError,
+)
 from rummi.engine.errors import RummiError
 from rummi.engine.game import Game, Turn, score_sheet
 from rummi.engine.referee import Spot
@@ -56,11 +64,19 @@ class GameRecords:
     def close(self) -> None:
         self._store.close()
 
-    def create(self, game: Game) -> Game:
-        self._store.create(game)
-        return game
+    @property
+    def database(self) -> Database:
+        """The store's database (its pool), for what else the service keeps there."""
+        return self._store.db
+
+    def create(self, game: Game, *, enforce_order: bool = False) -> StoredGame:
+        self._store.create(game, enforce_order=enforce_order)
+        return StoredGame(game, enforce_order)
 
     def load(self, game_id: int) -> Game:
+        return self.load_record(game_id).game
+
+    def load_record(self, game_id: int) -> StoredGame:
         with self._locked(game_id):
             return self._load(game_id)
 
@@ -95,8 +111,13 @@ class GameRecords:
         seconds: float | None = None,
         uncertain: Collection[Spot] = (),
         request_key: str | None = None,
-    ) -> tuple[Game, Turn, bool]:
+        seat: int | None = None,
+    ) -> tuple[StoredGame, Turn, bool]:
         """Judge and record the next turn; ``before`` defaults to the table the game left.
+
+        ``player`` defaults to the holder of a player's join code (``seat``), else to whoever
+        is next. A game that enforces its order refuses anyone else (:class:`OutOfTurnError`);
+        a player's code never posts another player's turn (:class:`NotYourSeatError`).
 
         Returns the game, the turn and whether this is the stored answer to an earlier request
         with the same ``request_key`` (then nothing new was recorded).
@@ -106,9 +127,11 @@ class GameRecords:
                 number = self._store.turn_for_request(game_id, request_key)
                 if number is not None:
                     return (*self._as_after(game_id, number), True)
-            game = self._load(game_id)
+            record = self._load(game_id)
+            game = record.game
+            player = self._whose_turn(record, player, seat)
             turn = game.play(
-                player or game.next_player,
+                player,
                 game.table if before is None else before,
                 after,
                 rack=rack,
@@ -123,11 +146,28 @@ class GameRecords:
                 if number is None:
                     raise
                 return (*self._as_after(game_id, number), True)  # our retry won elsewhere
-            return game, turn, False
+            return record, turn, False
 
-    def _as_after(self, game_id: int, number: int) -> tuple[Game, Turn]:
+    @staticmethod
+    def _whose_turn(record: StoredGame, player: str | None, seat: int | None) -> str:
+        """The player a turn post is for, after the join code's and the turn order's checks."""
+        game = record.game
+        holder = None
+        if seat is not None:
+            if seat >= len(game.players):
+                raise NotYourSeatError(f"seat {seat + 1}", player or game.next_player)
+            holder = game.players[seat]
+            if player is not None and player != holder:
+                raise NotYourSeatError(holder, player)
+        who = player or holder or game.next_player
+        if record.enforce_order and not game.finished and who != game.next_player:
+            raise OutOfTurnError(game.id, who, game.next_player, len(game.turns) + 1)
+        return who
+
+    def _as_after(self, game_id: int, number: int) -> tuple[StoredGame, Turn]:
         """The game as turn ``number`` left it, and that turn: the first answer to its request."""
-        stored = self._load(game_id)
+        record = self._load(game_id)
+        stored = record.game
         game = Game(
             players=stored.players,
             rules=stored.rules,
@@ -135,15 +175,16 @@ class GameRecords:
             id=stored.id,
             started_at=stored.started_at,
         )
-        return game, game.turns[-1]
+        return StoredGame(game, record.enforce_order), game.turns[-1]
 
-    def finish(self, game_id: int, racks: Mapping[str, Sequence[Tile]], **how: object) -> Game:
+    def finish(self, game_id: int, racks: Mapping[str, Sequence[Tile]], **how: object) -> StoredGame:
         """Score the end of the game (see :meth:`engine.game.Game.finish`) and record it."""
         with self._locked(game_id):
-            game = self._load(game_id)
+            record = self._load(game_id)
+            game = record.game
             game.finish(racks, **how)  # type: ignore[arg-type]
             self._write(game_id, lambda: self._store.finish(game_id, game))
-            return game
+            return record
 
     def sheet(self, game_ids: Sequence[int]) -> ScoreSheet:
         if len(set(game_ids)) != len(game_ids):
@@ -151,9 +192,9 @@ class GameRecords:
         games = [self.load(game_id) for game_id in game_ids]
         return score_sheet(games)
 
-    def _load(self, game_id: int) -> Game:
+    def _load(self, game_id: int) -> StoredGame:
         try:
-            return self._store.load(game_id)
+            return self._store.load_record(game_id)
         except StorageError as error:
             if str(error) == f"no game {game_id}":
                 raise GameNotFoundError(game_id) from None

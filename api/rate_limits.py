@@ -6,8 +6,11 @@ the allowance. Beyond it the answer is 429 with ``Retry-After`` (whole seconds u
 request would be taken). Reads, hints and table checks are not limited here: they are cheap,
 and they have their own workers (:class:`api.deps.Inference`).
 
-The buckets live in this process; several service processes each keep their own, so the
-allowance is per process (documented in docs/api.md).
+On SQLite (one machine, usually one process) the buckets live in this process. On PostgreSQL
+they live in the database (:class:`api.storage.rate_buckets.SharedBuckets`), so several
+service processes behind it hold a client to one allowance, not one per process; while the
+database does not answer, each process falls back to its own buckets (a flood is still held
+back, by N allowances instead of one).
 
     >>> bucket = Bucket(per_minute=2, now=0.0)
     >>> bucket.take(0.0), bucket.take(0.0), bucket.take(0.0)
@@ -16,6 +19,7 @@ allowance is per process (documented in docs/api.md).
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 import threading
@@ -23,8 +27,13 @@ import time
 from collections import OrderedDict
 from collections.abc import Mapping
 
+import anyio.to_thread
 from rummi.api.asgi_answers import send_json
+from rummi.api.storage import DatabaseFailureError
+from rummi.api.storage.rate_buckets import SharedBuckets
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+log = logging.getLogger("rummi.api")
 
 #: Most client addresses remembered; the least recently seen is forgotten first.
 MAX_CLIENTS = 10_000
@@ -64,15 +73,62 @@ def kind_of(method: str, route: str) -> str | None:
     return None
 
 
+class LocalBuckets:
+    """This process's buckets, the least recently seen client forgotten past :data:`MAX_CLIENTS`."""
+
+    def __init__(self) -> None:
+        self._buckets: OrderedDict[tuple[str, str], Bucket] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, client: str, kind: str, per_minute: int) -> float:
+        now = time.monotonic()
+        key = (client, kind)
+        with self._lock:
+            bucket = self._buckets.get(key)
+            if bucket is None:
+                bucket = self._buckets[key] = Bucket(per_minute, now)
+                if len(self._buckets) > MAX_CLIENTS:
+                    self._buckets.popitem(last=False)
+            else:
+                self._buckets.move_to_end(key)
+            return bucket.take(now)
+
+
+class RateLimiter:
+    """Each client's allowances: in this process, or shared through PostgreSQL once
+    :meth:`share` is given the database (at start, when the store is PostgreSQL)."""
+
+    def __init__(self, per_minute: Mapping[str, int]) -> None:
+        self.per_minute = dict(per_minute)
+        self._local = LocalBuckets()
+        self._shared: SharedBuckets | None = None
+
+    @property
+    def shared(self) -> bool:
+        return self._shared is not None
+
+    def share(self, shared: SharedBuckets | None) -> None:
+        self._shared = shared
+
+    async def take(self, client: str, kind: str) -> float:
+        """Take one request of ``kind``: 0.0 if allowed, else the seconds to wait."""
+        per_minute = self.per_minute[kind]
+        if self._shared is None:
+            return self._local.take(client, kind, per_minute)
+        try:
+            return await anyio.to_thread.run_sync(self._shared.take, client, kind, per_minute)
+        except DatabaseFailureError as error:
+            log.warning("shared rate limits unavailable (%s); this process's own apply", error)
+            return self._local.take(client, kind, per_minute)
+
+
 class RateLimitMiddleware:
     """429 with Retry-After once a client has used its allowance of a kind."""
 
-    def __init__(self, app: ASGIApp, api_prefix: str, per_minute: Mapping[str, int]) -> None:
+    def __init__(self, app: ASGIApp, api_prefix: str, limiter: RateLimiter) -> None:
         self.app = app
         self.prefix = api_prefix
-        self.per_minute = dict(per_minute)
-        self._buckets: OrderedDict[tuple[str, str], Bucket] = OrderedDict()
-        self._lock = threading.Lock()
+        self.limiter = limiter
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
@@ -80,24 +136,11 @@ class RateLimitMiddleware:
             kind = kind_of(scope["method"], path[len(self.prefix):])
             if kind is not None:
                 client = (scope.get("client") or ("?", 0))[0]
-                wait = self._take(client, kind)
+                wait = await self.limiter.take(client, kind)
                 if wait > 0:
                     await _too_many(send, kind, wait)
                     return
         await self.app(scope, receive, send)
-
-    def _take(self, client: str, kind: str) -> float:
-        now = time.monotonic()
-        key = (client, kind)
-        with self._lock:
-            bucket = self._buckets.get(key)
-            if bucket is None:
-                bucket = self._buckets[key] = Bucket(self.per_minute[kind], now)
-                if len(self._buckets) > MAX_CLIENTS:
-                    self._buckets.popitem(last=False)
-            else:
-                self._buckets.move_to_end(key)
-            return bucket.take(now)
 
 
 async def _too_many(send: Send, kind: str, wait: float) -> None:

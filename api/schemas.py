@@ -355,6 +355,12 @@ class GameResultOut(Passthrough):
 class GameCreate(Model):
     players: list[PlayerName] = Field(min_length=2, max_length=8, examples=[["Ann", "Bob", "Cy"]])
     rules: RulesChoice = Field(default_factory=RulesChoice)
+    enforce_order: bool = Field(
+        default=True,
+        description="Refuse (422, nothing recorded) a turn by anyone but the next player in seating "
+        "order, as a tournament table plays. False: any player's turn is recorded when it is posted "
+        "(a family game where someone's turn was skipped).",
+    )
 
 
 class TurnIn(Model):
@@ -393,10 +399,16 @@ class GameOut(Passthrough):
     finished: bool
     next_player: str
     table: list[list[str]] = Field(description="The table the last turn left, set by set.")
+    enforce_order: bool = Field(description="Whether a turn by anyone but the next player is refused.")
     join_code: str | None = Field(
         default=None,
         description="Lets a phone post turns to this game only (Authorization: Bearer CODE); "
         "given to the organiser when the service needs a token.",
+    )
+    player_codes: dict[str, str] | None = Field(
+        default=None,
+        description="Each player's own join code: it posts that player's turns only (403 for "
+        "another player's), so a phone cannot play for someone else.",
     )
 
 

@@ -51,6 +51,11 @@ class Settings(BaseSettings):
         description="Memory one photo decode may take (estimated before decoding, after any JPEG "
         "draft); a photo that needs more is refused with 413.",
     )
+    trim_memory: bool = Field(
+        default=True,
+        description="After each scan or correction, give the memory it freed back to the system "
+        "(glibc malloc_trim), so a server that decoded big photos shrinks back.",
+    )
     database_url: str = Field(
         default_factory=default_database_url,
         description="Where games are kept: a SQLite file in the user's data folder (default) or "
@@ -91,6 +96,14 @@ class Settings(BaseSettings):
         description="The organiser's token. When set, every call that reads or writes games, scans "
         "or corrections needs `Authorization: Bearer <token>` (or a game's join code). "
         "`rummi serve` makes one up on any address but loopback.",
+    )
+    join_secret: str | None = Field(
+        default=None,
+        min_length=16,
+        max_length=200,
+        description="Signs the games' join codes, so they stay the same across restarts. "
+        "`rummi serve` keeps one in the data folder (`join-secret`) unless this is set; give "
+        "every machine of a scale-out the same one. Without one the codes are signed with the token.",
     )
     public_url: str | None = Field(
         default=None,

@@ -14,7 +14,8 @@ At the end the database is read directly and compared with what the clients were
 
 * lost: turns a client got a 200 for that the database does not hold under that key and number;
 * duplicated: stored turns beyond one per key (a retry recorded twice);
-* 5xx, 409 (each retried) and 429 answers; turns and scans per second; latency percentiles.
+* 5xx, 409 (each retried) and 429 answers; turns and scans per second; latency percentiles;
+  the machine's load average at the end of the run (it may be shared).
 """
 
 from __future__ import annotations
@@ -221,6 +222,8 @@ def run(processes: int, admin_url: str, args: argparse.Namespace) -> dict[str, o
         "turn_ms_p50": round(statistics.median(tally.turn_ms), 1) if tally.turn_ms else None,
         "turn_ms_p95": round(percentile(tally.turn_ms, 0.95), 1),
         "scan_ms_p50": round(statistics.median(tally.scan_ms), 1) if tally.scan_ms else None,
+        # The machine may be shared: the figures mean little without how busy it was.
+        "load_avg_1m": round(os.getloadavg()[0], 1),
     }
 
 
@@ -239,7 +242,7 @@ def main() -> int:
     try:
         columns = ["processes", "seconds", "requests", "turns_acknowledged", "turns_stored", "lost", "duplicated",
                    "5xx", "503_busy_scans", "409", "429", "other_4xx", "transport_errors", "turns_per_s",
-                   "scans_per_s", "turn_ms_p50", "turn_ms_p95", "scan_ms_p50"]
+                   "scans_per_s", "turn_ms_p50", "turn_ms_p95", "scan_ms_p50", "load_avg_1m"]
         print(f"# {args.clients} clients, {args.games} games, {args.seconds:g} s or {args.max_requests} requests, "
               f"a scan every {args.scan_every} requests; {os.cpu_count()} CPUs; PostgreSQL", flush=True)
         print("\t".join(columns), flush=True)

@@ -118,10 +118,14 @@ def test_every_answer_has_the_security_headers(api_server: Server) -> None:
         assert "script-src 'self'" in client.get("/").headers["content-security-policy"]
 
 
+@pytest.mark.parametrize("store", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 @pytest.mark.parametrize("override", [{"joker_penalty": 10**30}, {"joker_penalty": -1},
                                       {"opening_threshold": 2**31}, {"never_opened_penalty": "100,99999999"}])
-def test_a_rule_override_outside_its_range_is_422(api_server: Server, override: dict) -> None:
-    with api_server.client() as client:
+def test_a_rule_override_outside_its_range_is_422(request: pytest.FixtureRequest, store: str, override: dict) -> None:
+    """10**30 as a joker penalty was a 500 at /end on SQLite and a lasting 503 on PostgreSQL
+    (integer out of range): now every rule has its range, and the game is never created."""
+    server = request.getfixturevalue("api_server" if store == "sqlite" else "api_server_postgres")
+    with server.client() as client:
         created = client.post("/api/v1/games", json={"players": ["A", "B"], "rules": {"overrides": override}})
         assert created.status_code == 422, created.text
         assert created.json()["field"] == "rules" and str(10**30) not in created.json().get("error", "")
@@ -145,3 +149,55 @@ def test_writes_and_scans_are_rate_limited_per_client(tmp_path: Path) -> None:
         scans = [client.post("/api/v1/scan", files={"photo": ("p.jpg", photo, "image/jpeg")}).status_code
                  for _ in range(2)]
         assert scans == [200, 429]
+
+
+def test_a_players_join_code_posts_that_players_turns_only(guarded: Server) -> None:
+    """Each player's own code: it posts its holder's turn (``player`` defaults to them), is 403
+    for another player's, and in a game that enforces the order is 422 before its turn."""
+    with guarded.client() as organiser:
+        game = organiser.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()
+    codes = game["player_codes"]
+    assert set(codes) == {"Ann", "Bob"} and len({*codes.values(), game["join_code"]}) == 3
+    path = f"/api/v1/games/{game['id']}/turns"
+    with guarded.client(token=codes["Bob"]) as bob:
+        early = bob.post(path, json={"after": "r10 r11 r12"})
+        assert early.status_code == 422 and early.json()["next_player"] == "Ann", early.text
+        posing = bob.post(path, json={"after": "r10 r11 r12", "player": "Ann"})
+        assert posing.status_code == 403 and "Bob's" in posing.json()["detail"]
+    with guarded.client(token=codes["Ann"]) as ann:
+        played = ann.post(path, json={"after": "r10 r11 r12"}).json()
+        assert played["turn"]["player"] == "Ann"
+        # A phone never sees the codes: with Bob's it could post as Bob.
+        assert played["game"]["player_codes"] is None and played["game"]["join_code"] is None
+        read = ann.get(f"/api/v1/games/{game['id']}").json()
+        assert read["player_codes"] is None and read["join_code"] is None
+    with guarded.client(token=codes["Bob"]) as bob:
+        assert bob.post(path, json={"after": "r10 r11 r12", "drew": 1}).json()["turn"]["player"] == "Bob"
+    with guarded.client() as organiser:
+        assert [t["player"] for t in organiser.get(f"/api/v1/games/{game['id']}").json()["turns"]] == ["Ann", "Bob"]
+    forged = f"g{game['id']}s1-{'0' * 20}"
+    assert httpx.post(guarded.url + path, json={"after": ""}, headers={"Authorization": f"Bearer {forged}"}).status_code == 401
+
+
+def test_join_codes_survive_a_restart_without_a_token(tmp_path: Path) -> None:
+    """A restart without --token makes a new organiser token, but the games' join codes stay
+    (signed with the secret kept in the data folder), so no phone of the tournament is lost."""
+    database = f"sqlite:///{tmp_path / 'g.db'}"
+
+    def made_up_token(server: Server) -> str:
+        return re.search(r"Authorization: Bearer (\S+)\)", server.log).group(1)
+
+    with serving(tmp_path, database, "--host", "0.0.0.0") as server:
+        first_token = made_up_token(server)
+        with server.client(token=first_token) as organiser:
+            game = organiser.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()
+    secret = tmp_path / "data" / "join-secret"
+    assert secret.stat().st_mode & 0o077 == 0  # the owner's only
+    with serving(tmp_path, database, "--host", "0.0.0.0") as server:
+        assert made_up_token(server) != first_token
+        with server.client(token=made_up_token(server)) as organiser:
+            again = organiser.get(f"/api/v1/games/{game['id']}").json()
+        assert again["join_code"] == game["join_code"] and again["player_codes"] == game["player_codes"]
+        with server.client(token=game["player_codes"]["Ann"]) as ann:
+            turn = ann.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"})
+            assert turn.status_code == 200, turn.text

@@ -46,6 +46,8 @@ def test_a_corrected_reading_is_saved_as_labelled_data(client: httpx.Client, api
     assert (saved["tiles"], saved["corrected"]) == (3, 2)
 
     folder, name = api_server.corrections_dir, saved["name"]
+    # The answer names the folder, never where it lies on the server (finding 10 of issue 17).
+    assert saved["folder"] == "corrections" and str(folder) not in response.text and "/tmp" not in response.text
     assert (folder / "detect" / "images" / "train" / f"{name}.jpg").is_file()
     for variant in ("detect", "detect53", "obb", "obb53"):
         assert len((folder / variant / "labels" / "train" / f"{name}.txt").read_text().splitlines()) == 3

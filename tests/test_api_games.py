@@ -176,3 +176,33 @@ def test_an_idempotency_key_that_is_not_text_is_422(client: httpx.Client) -> Non
         f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"}, headers={"Idempotency-Key": "a b"}
     )
     assert response.status_code == 422
+
+
+def test_a_turn_by_the_wrong_player_is_refused_when_the_game_enforces_the_order(client: httpx.Client) -> None:
+    """By default a game enforces its seating order, as a tournament table plays: Bob posting
+    when it is Ann's turn is a 422 naming Ann, and nothing is recorded."""
+    game = new_game(client, "Ann", "Bob", "Cy")
+    assert game["enforce_order"] is True
+    path = f"/api/v1/games/{game['id']}/turns"
+    early = client.post(path, json={"after": "r10 r11 r12", "player": "Bob"})
+    assert early.status_code == 422, early.text
+    assert early.json()["error"] == "OutOfTurnError" and early.json()["next_player"] == "Ann"
+    assert "turn 1 is Ann's, not Bob's" in early.json()["detail"]
+    assert client.get(f"/api/v1/games/{game['id']}").json()["turns"] == []
+    assert client.post(path, json={"after": "r10 r11 r12", "player": "Ann"}).status_code == 200
+    # A retry without an Idempotency-Key of Ann's recorded turn is now out of turn too: no double.
+    again = client.post(path, json={"after": "r10 r11 r12", "player": "Ann"})
+    assert again.status_code == 422 and again.json()["next_player"] == "Bob"
+    stored = client.get(f"/api/v1/games/{game['id']}").json()
+    assert [t["player"] for t in stored["turns"]] == ["Ann"] and stored["next_player"] == "Bob"
+
+
+def test_a_game_may_leave_the_order_free(client: httpx.Client) -> None:
+    """``enforce_order: false`` (a family game where someone's turn was skipped) records any
+    player's turn when it is posted, as before."""
+    response = client.post("/api/v1/games", json={"players": ["Ann", "Bob", "Cy"], "enforce_order": False})
+    assert response.status_code == 201 and response.json()["enforce_order"] is False
+    path = f"/api/v1/games/{response.json()['id']}/turns"
+    turn = client.post(path, json={"after": "r10 r11 r12", "player": "Cy"})
+    assert turn.status_code == 200, turn.text
+    assert turn.json()["turn"]["player"] == "Cy" and turn.json()["game"]["enforce_order"] is False

@@ -1,6 +1,6 @@
 """The service on PostgreSQL when the database misbehaves: dropped connections are replaced,
 /health says when the database is gone (503) and when it is back, and two service processes
-on one database never see a game half-written."""
+on one database never see a game half-written and hold a client to one rate limit."""
 
 from __future__ import annotations
 
@@ -44,6 +44,11 @@ def test_dropped_connections_are_replaced_and_health_tells_the_truth(tmp_path: P
             down = client.get("/api/v1/health")
             assert down.status_code == 503 and down.json()["database"] == "unavailable"
             assert client.get("/api/v1/games").status_code == 503
+            # A write is rate-limited through the database: with it gone the process's own
+            # buckets take over, and the write itself is the database's 503, not a 500.
+            created = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]})
+            assert created.status_code == 503 and created.json()["error"] == "DatabaseUnavailable"
+            assert "shared rate limits unavailable" in server.log
         finally:
             admin(f'ALTER DATABASE "{database}" WITH ALLOW_CONNECTIONS true')
         deadline = time.monotonic() + 20
@@ -60,7 +65,8 @@ def test_two_processes_on_one_database_never_see_half_a_turn(tmp_path: Path) -> 
     with fresh_postgres_database() as url:
         (tmp_path / "a").mkdir()
         (tmp_path / "b").mkdir()
-        with serving(tmp_path / "a", url) as first, serving(tmp_path / "b", url) as second:
+        unlimited = {"RUMMI_WRITES_PER_MINUTE": "100000"}  # retried 409s are writes too
+        with serving(tmp_path / "a", url, **unlimited) as first, serving(tmp_path / "b", url, **unlimited) as second:
             with first.client() as client:
                 game_id = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()["id"]
             statuses: Counter[int] = Counter()
@@ -98,3 +104,28 @@ def test_two_processes_on_one_database_never_see_half_a_turn(tmp_path: Path) -> 
                 turns = client.get(f"/api/v1/games/{game_id}").json()["turns"]
     assert set(statuses) <= {200, 409}, statuses
     assert sorted(recorded) == list(range(1, 49)) == [t["number"] for t in turns]
+
+
+def test_two_processes_on_one_database_share_one_rate_limit(tmp_path: Path) -> None:
+    """A client that spreads its writes over two service processes gets one allowance, not one
+    per process: 6 a minute in all, then 429 with Retry-After from either process."""
+    with fresh_postgres_database() as url:
+        (tmp_path / "a").mkdir()
+        (tmp_path / "b").mkdir()
+        limit = {"RUMMI_WRITES_PER_MINUTE": "6"}
+        with serving(tmp_path / "a", url, **limit) as first, serving(tmp_path / "b", url, **limit) as second:
+            with first.client() as a, second.client() as b:
+                answers = [
+                    (name, client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}))
+                    for _ in range(8)
+                    for name, client in (("a", a), ("b", b))
+                ]
+                # Reads are not limited: both processes still answer them.
+                assert a.get("/api/v1/games").status_code == b.get("/api/v1/games").status_code == 200
+    created = [name for name, r in answers if r.status_code == 201]
+    refused = [(name, r) for name, r in answers if r.status_code != 201]
+    # 6 in all (a seventh if a tenth of a minute passed: the bucket refills by 1 every 10 s).
+    assert len(created) in (6, 7), [(n, r.status_code) for n, r in answers]
+    assert set(created) == {"a", "b"}  # both processes took some
+    assert {r.status_code for _, r in refused} == {429} and {n for n, _ in refused} == {"a", "b"}
+    assert all(int(r.headers["retry-after"]) >= 1 for _, r in refused)

@@ -3,6 +3,7 @@ brought up to date in place (its games kept), one from a newer rummi is refused.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -33,13 +34,16 @@ def test_a_version_1_database_gets_the_later_steps_and_keeps_its_games(url: str)
             tx.execute(statement)
         tx.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
         tx.execute("INSERT INTO schema_version (version) VALUES (1)")
-    with Database.open(url) as db:
-        store = GameStore.__new__(GameStore)  # write the old game without migrating first
-        store.db = db
-        old_id = store.create(Game(players=("Cy", "Di")))
+        old_id = tx.execute(  # a game as version 1 wrote it
+            "INSERT INTO games (started_at, players, preset, rules, turn_count) VALUES (?, ?, ?, ?, 0) RETURNING id",
+            ("2026-01-01T00:00:00+00:00", json.dumps(["Cy", "Di"]), Game(players=("Cy", "Di")).preset.name,
+             json.dumps(Game(players=("Cy", "Di")).preset.to_dict())),
+        ).fetchone()[0]
     with GameStore.open(url) as store:
         assert store.schema_version() == SCHEMA_VERSION
-        assert store.load(old_id).players == ("Cy", "Di")
+        old = store.load_record(old_id)
+        assert old.game.players == ("Cy", "Di")
+        assert old.enforce_order is False  # stored before the service could enforce it
         game = Game(players=("Ann", "Bob"))
         game_id = store.create(game)
         store.add_turn(game_id, game.play("Ann", [], parse_sets("r10 r11 r12")), request_key="retry-1")

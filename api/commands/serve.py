@@ -9,6 +9,8 @@ On loopback nothing is asked of the caller. On any other address every call that
 writes games, scans or corrections needs ``Authorization: Bearer <token>``: the token is
 ``--token``, else ``RUMMI_TOKEN``, else one made up now and printed. The page takes it from the
 URL it was opened with (``https://<lan-ip>:<port>/#token=...``, also shown as a QR code).
+The games' join codes are signed with a secret kept in the data folder (:mod:`api.join_secret`),
+so a restart (with a new made-up token) leaves every phone's code working.
 
 Limits and storage come from the environment (``RUMMI_*``, see :mod:`api.settings`). A phone
 browser only opens the camera on ``https://`` or ``localhost``: ``--lan`` makes a self-signed
@@ -48,12 +50,13 @@ def handler(args: argparse.Namespace) -> int:
     from rummi.api.access import is_loopback
     from rummi.api.app import create_app
     from rummi.api.game_records import GameRecords
+    from rummi.api.join_secret import stored_join_secret
     from rummi.api.routers.meta import join_url
     from rummi.api.settings import Settings
     from rummi.api.slow_clients import GuardedH11Protocol
     from rummi.api.tls import ensure_certificate, lan_address
 
-    from rummi.places import tls_dir
+    from rummi.places import data_dir, tls_dir
 
     if not 0 < args.port < 65536:
         raise ValueError(f"--port {args.port}: not a TCP port (1-65535)")
@@ -77,7 +80,12 @@ def handler(args: argparse.Namespace) -> int:
         raise ValueError("--token: use at least 8 characters")
     scheme = "https" if certfile else "http"
     url = join_url(f"{scheme}://{_url_host(shown_host)}:{args.port}/", token)
-    settings = settings.model_copy(update={"token": token, "public_url": settings.public_url or url.split("#")[0]})
+    join_secret = settings.join_secret
+    if token is not None and join_secret is None:
+        join_secret = stored_join_secret(data_dir())  # the codes outlive a restart with a new token
+    settings = settings.model_copy(
+        update={"token": token, "join_secret": join_secret, "public_url": settings.public_url or url.split("#")[0]}
+    )
     if args.workers > 1 and settings.database_url.startswith("sqlite"):
         print("rummi serve: note: several workers on SQLite write one at a time; use PostgreSQL", file=sys.stderr)
     # Open the game store once here, so a wrong database URL is one clear line (StorageError),
@@ -102,6 +110,8 @@ def handler(args: argparse.Namespace) -> int:
         os.environ["RUMMI_PUBLIC_URL"] = settings.public_url or ""
         if token is not None:
             os.environ["RUMMI_TOKEN"] = token
+        if join_secret is not None:
+            os.environ["RUMMI_JOIN_SECRET"] = join_secret
         uvicorn.run("rummi.api.app:create_app", factory=True, workers=args.workers, **common)
     return 0
 

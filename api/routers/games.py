@@ -5,12 +5,13 @@ work runs in worker threads so it never blocks the event loop.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 import anyio.to_thread
-from fastapi import APIRouter, Header, Path, Query, Response
+from fastapi import APIRouter, Header, Path, Query, Request, Response
 from pydantic import Field
-from rummi.api.access import Access
+from rummi.api.access import JOIN_STATE_KEY, Access, JoinCode
 from rummi.api.deps import AccessDep, GamesDep
 from rummi.api.errors import FieldError
 from rummi.api.schemas import (
@@ -26,6 +27,7 @@ from rummi.api.schemas import (
     parse_field_sets,
     parse_field_tiles,
 )
+from rummi.api.storage import StoredGame
 from rummi.engine.errors import RummiError
 from rummi.engine.game import Game, Turn
 from rummi.engine.notation import sets_to_json
@@ -53,14 +55,25 @@ IdempotencyKey = Annotated[
 ]
 
 
-def game_out(game: Game, access: Access) -> GameOut:
+def _join_of(http: Request) -> JoinCode | None:
+    """The join code a request came with (``None``: the organiser's token, or open access)."""
+    return getattr(http.state, JOIN_STATE_KEY, None)
+
+
+def game_out(record: StoredGame, access: Access, *, with_codes: bool = True) -> GameOut:
+    """The game record; the join codes only for the organiser (``with_codes``): a phone that
+    read the others' codes could post as any player."""
+    game = record.game
     data = game.to_dict()
+    with_codes = with_codes and game.id is not None
     return GameOut(
         **data,
         finished=game.finished,
         next_player=game.next_player,
         table=sets_to_json(game.table),
-        join_code=None if game.id is None else access.join_code(game.id),
+        enforce_order=record.enforce_order,
+        join_code=access.join_code(game.id) if with_codes else None,
+        player_codes=access.player_codes(game.id, game.players) if with_codes else None,
     )
 
 
@@ -71,7 +84,8 @@ async def create_game(request: GameCreate, games: GamesDep, access: AccessDep) -
         game = Game(players=tuple(request.players), rules=rules)
     except RummiError as error:
         raise FieldError("players", error) from None
-    return game_out(await anyio.to_thread.run_sync(games.create, game), access)
+    stored = await anyio.to_thread.run_sync(partial(games.create, game, enforce_order=request.enforce_order))
+    return game_out(stored, access)
 
 
 @router.get("", response_model=list[GameSummaryOut], summary="Games on record")
@@ -102,15 +116,20 @@ async def sheet(
 
 
 @router.get("/{game_id}", response_model=GameOut, summary="One game's whole record")
-async def get_game(game_id: GameId, games: GamesDep, access: AccessDep) -> GameOut:
-    return game_out(await anyio.to_thread.run_sync(games.load, game_id), access)
+async def get_game(game_id: GameId, games: GamesDep, access: AccessDep, http: Request) -> GameOut:
+    record = await anyio.to_thread.run_sync(games.load_record, game_id)
+    return game_out(record, access, with_codes=_join_of(http) is None)
 
 
 @router.post(
     "/{game_id}/turns",
     response_model=TurnOut,
     summary="Judge and record the next turn",
-    responses={409: {"description": "Another service process recorded a turn meanwhile: retry."}},
+    responses={
+        403: {"description": "A player's join code posting another player's turn."},
+        409: {"description": "Another service process recorded a turn meanwhile: retry."},
+        422: {"description": "Malformed notation, or (a game that enforces its order) not this player's turn."},
+    },
 )
 async def play_turn(
     game_id: GameId,
@@ -118,11 +137,13 @@ async def play_turn(
     games: GamesDep,
     access: AccessDep,
     response: Response,
+    http: Request,
     idempotency_key: IdempotencyKey = None,
 ) -> TurnOut:
     edition = await anyio.to_thread.run_sync(games.edition_of, game_id)
+    join = _join_of(http)
 
-    def record() -> tuple[Game, Turn, bool]:
+    def record() -> tuple[StoredGame, Turn, bool]:
         return games.play(
             game_id,
             parse_field_sets("after", request.after, edition),
@@ -133,12 +154,13 @@ async def play_turn(
             seconds=request.seconds,
             uncertain=[spot.spot() for spot in request.uncertain],
             request_key=idempotency_key,
+            seat=None if join is None else join.seat,
         )
 
     game, turn, replayed = await anyio.to_thread.run_sync(record)
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return TurnOut(game=game_out(game, access), turn=turn.to_dict())
+    return TurnOut(game=game_out(game, access, with_codes=join is None), turn=turn.to_dict())
 
 
 @router.post("/{game_id}/end", response_model=GameOut, summary="Score the end of the game")
@@ -146,7 +168,7 @@ async def end_game(game_id: GameId, request: GameEndIn, games: GamesDep, access:
     edition = await anyio.to_thread.run_sync(games.edition_of, game_id)
     racks = parse_field_racks(request.racks, edition)
 
-    def finish() -> Game:
+    def finish() -> StoredGame:
         return games.finish(
             game_id,
             racks,

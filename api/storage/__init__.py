@@ -6,7 +6,7 @@ writes it (one transaction per turn) and reads it back.
 
 from rummi.api.storage.database import Database, DatabaseFailureError, StorageError, WriteConflictError
 from rummi.api.storage.export import game_from_json, game_to_json, score_sheet_csv
-from rummi.api.storage.games import MIGRATIONS, SCHEMA_VERSION, GameStore, GameSummary
+from rummi.api.storage.games import MIGRATIONS, SCHEMA_VERSION, GameStore, GameSummary, StoredGame
 
 __all__ = [
     "MIGRATIONS",
@@ -14,6 +14,7 @@ __all__ = [
     "Database",
     "GameStore",
     "GameSummary",
+    "StoredGame",
     "DatabaseFailureError",
     "StorageError",
     "WriteConflictError",

@@ -84,8 +84,23 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             )""",
         ),
     ),
+    (
+        3,
+        # Whether the service refuses a turn by anyone but the next player. Games stored before
+        # had no such rule, so they keep a free order.
+        ("ALTER TABLE games ADD COLUMN enforce_order INTEGER NOT NULL DEFAULT 0",),
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as stored, with what the record keeps beside the engine's game: whether the
+    service enforces its turn order (the engine records any player's turn)."""
+
+    game: Game
+    enforce_order: bool
 
 
 @dataclass(frozen=True)
@@ -124,18 +139,22 @@ class GameStore:
 
     # --- writing ----------------------------------------------------------------------------
 
-    def create(self, game: Game) -> int:
-        """Store a new game (with any turns and ending it already has); sets and returns its id."""
+    def create(self, game: Game, *, enforce_order: bool = False) -> int:
+        """Store a new game (with any turns and ending it already has); sets and returns its id.
+
+        ``enforce_order``: the service will refuse a turn by anyone but the next player.
+        """
         started = game.started_at or _now()
         with self.db.transaction() as tx:
             row = tx.execute(
-                "INSERT INTO games (started_at, players, preset, rules, turn_count) "
-                "VALUES (?, ?, ?, ?, 0) RETURNING id",
+                "INSERT INTO games (started_at, players, preset, rules, turn_count, enforce_order) "
+                "VALUES (?, ?, ?, ?, 0, ?) RETURNING id",
                 (
                     started,
                     json.dumps(list(game.players)),
                     game.preset.name,
                     json.dumps(game.preset.to_dict()),
+                    1 if enforce_order else 0,
                 ),
             ).fetchone()
             assert row is not None
@@ -185,11 +204,15 @@ class GameStore:
     # --- reading ----------------------------------------------------------------------------
 
     def load(self, game_id: int) -> Game:
+        """The whole record of one game, as stored (see :meth:`load_record`)."""
+        return self.load_record(game_id).game
+
+    def load_record(self, game_id: int) -> StoredGame:
         """The whole record of one game, as stored: its four SELECTs read one snapshot, so a
         turn another process records meanwhile is either wholly in it or wholly not."""
         with self.db.transaction(write=False, snapshot=True) as tx:
             head = tx.execute(
-                "SELECT started_at, players, rules, turn_count FROM games WHERE id = ?", (game_id,)
+                "SELECT started_at, players, rules, turn_count, enforce_order FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if head is None:
                 raise StorageError(f"no game {game_id}")
@@ -204,7 +227,7 @@ class GameStore:
             score_rows = tx.execute(
                 "SELECT player, points FROM scores WHERE game_id = ? ORDER BY seat", (game_id,)
             ).fetchall()
-        started_at, players, rules_json, turn_count = head
+        started_at, players, rules_json, turn_count, enforce_order = head
         if len(turn_rows) != turn_count:
             raise StorageError(
                 f"game {game_id}: {len(turn_rows)} turns stored but the counter says {turn_count}"
@@ -239,7 +262,7 @@ class GameStore:
                 },
                 rules.edition,
             )
-        return Game(
+        game = Game(
             players=tuple(json.loads(players)),
             rules=rules,
             turns=turns,
@@ -247,6 +270,7 @@ class GameStore:
             id=game_id,
             started_at=started_at,
         )
+        return StoredGame(game, bool(enforce_order))
 
     def list_games(self) -> list[GameSummary]:
         rows = self.db.query_all(
