@@ -3,7 +3,7 @@ and Origin checks, and the security headers of every answer.
 
 On loopback (the default `rummi serve`) only this machine can connect, so nothing is asked. On
 any other address anyone on the venue's Wi-Fi could, so the service gets a token (``--token``,
-``RUMMI_TOKEN``, or one made up and printed at start) and every call that reads or writes
+``RUMMI_TOKEN``, or one made up on the first start, kept and printed: :mod:`api.kept_secrets`) and every call that reads or writes
 games, scans or corrections must carry ``Authorization: Bearer <token>``: 401 without it.
 
 A game's *join code* lets a phone post turns to that game and read it, and use the stateless

@@ -179,9 +179,10 @@ def test_a_players_join_code_posts_that_players_turns_only(guarded: Server) -> N
     assert httpx.post(guarded.url + path, json={"after": ""}, headers={"Authorization": f"Bearer {forged}"}).status_code == 401
 
 
-def test_join_codes_survive_a_restart_without_a_token(tmp_path: Path) -> None:
-    """A restart without --token makes a new organiser token, but the games' join codes stay
-    (signed with the secret kept in the data folder), so no phone of the tournament is lost."""
+def test_a_restart_without_a_token_keeps_the_organisers_token_and_the_join_codes(tmp_path: Path) -> None:
+    """A restart without --token keeps the token made up at the first start and every game's join
+    codes (both kept in the data folder, owner-only), so neither the organiser's page nor any
+    phone of the tournament is locked out; deleting the token file makes a new one."""
     database = f"sqlite:///{tmp_path / 'g.db'}"
 
     def made_up_token(server: Server) -> str:
@@ -191,13 +192,21 @@ def test_join_codes_survive_a_restart_without_a_token(tmp_path: Path) -> None:
         first_token = made_up_token(server)
         with server.client(token=first_token) as organiser:
             game = organiser.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()
-    secret = tmp_path / "data" / "join-secret"
-    assert secret.stat().st_mode & 0o077 == 0  # the owner's only
+    for kept in ("join-secret", "organiser-token"):
+        assert (tmp_path / "data" / kept).stat().st_mode & 0o077 == 0  # the owner's only
     with serving(tmp_path, database, "--host", "0.0.0.0") as server:
-        assert made_up_token(server) != first_token
-        with server.client(token=made_up_token(server)) as organiser:
+        assert made_up_token(server) == first_token
+        with server.client(token=first_token) as organiser:
             again = organiser.get(f"/api/v1/games/{game['id']}").json()
         assert again["join_code"] == game["join_code"] and again["player_codes"] == game["player_codes"]
         with server.client(token=game["player_codes"]["Ann"]) as ann:
             turn = ann.post(f"/api/v1/games/{game['id']}/turns", json={"after": "r10 r11 r12"})
             assert turn.status_code == 200, turn.text
+    (tmp_path / "data" / "organiser-token").unlink()
+    with serving(tmp_path, database, "--host", "0.0.0.0") as server:
+        new_token = made_up_token(server)
+        assert new_token != first_token
+        with server.client(token=first_token) as revoked:
+            assert revoked.get(f"/api/v1/games/{game['id']}").status_code == 401
+        with server.client(token=game["player_codes"]["Ann"]) as ann:
+            assert ann.get(f"/api/v1/games/{game['id']}").status_code == 200

@@ -7,10 +7,10 @@
 
 On loopback nothing is asked of the caller. On any other address every call that reads or
 writes games, scans or corrections needs ``Authorization: Bearer <token>``: the token is
-``--token``, else ``RUMMI_TOKEN``, else one made up now and printed. The page takes it from the
-URL it was opened with (``https://<lan-ip>:<port>/#token=...``, also shown as a QR code).
-The games' join codes are signed with a secret kept in the data folder (:mod:`api.join_secret`),
-so a restart (with a new made-up token) leaves every phone's code working.
+``--token``, else ``RUMMI_TOKEN``, else one made up on first start, kept in the data folder and
+printed. The page takes it from the URL it was opened with (``https://<lan-ip>:<port>/#token=...``,
+also shown as a QR code). The games' join codes are signed with a secret kept there too
+(:mod:`api.kept_secrets`), so a restart leaves the organiser's page and every phone's code working.
 
 Limits and storage come from the environment (``RUMMI_*``, see :mod:`api.settings`). A phone
 browser only opens the camera on ``https://`` or ``localhost``: ``--lan`` makes a self-signed
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import secrets
 import sys
 
 
@@ -50,7 +49,7 @@ def handler(args: argparse.Namespace) -> int:
     from rummi.api.access import is_loopback
     from rummi.api.app import create_app
     from rummi.api.game_records import GameRecords
-    from rummi.api.join_secret import stored_join_secret
+    from rummi.api.kept_secrets import stored_join_secret, stored_organiser_token
     from rummi.api.routers.meta import join_url
     from rummi.api.settings import Settings
     from rummi.api.slow_clients import GuardedH11Protocol
@@ -75,7 +74,7 @@ def handler(args: argparse.Namespace) -> int:
             certfile, keyfile = str(cert), str(key)
     token = args.token or settings.token
     if token is None and not is_loopback(host):
-        token = secrets.token_urlsafe(18)
+        token = stored_organiser_token(data_dir())  # the organiser's page outlives a restart
     if token is not None and len(token) < 8:
         raise ValueError("--token: use at least 8 characters")
     scheme = "https" if certfile else "http"
