@@ -38,6 +38,12 @@ SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples"
 #: phone on a stand over a small table).
 TILE_WIDTH_SHARE = 0.05
 SLOT_COLUMNS, SLOT_ROWS = 3, 5
+#: How long a player who thinks for a long while keeps the table still (seconds).
+IDLE_SECONDS = (30.0, 120.0)
+#: A still stretch this long or longer (an idle one) is filmed in pieces of a few seconds, each
+#: with its own chance of a flicker and a shake, so a long idle table meets as many as a busy
+#: one. (Shorter stretches are filmed as before, so the seeded videos stay the same.)
+LONG_STILL = IDLE_SECONDS[0]
 MAX_SET = 5
 SKIN_BGR = (120, 150, 205)
 SLEEVE_BGR = (90, 60, 40)
@@ -114,12 +120,16 @@ def _candidate_sets(available: Sequence[str]) -> list[tuple[str, ...]]:
 
 
 def script_game(seed: int, turns: int = 10, players: Sequence[str] = ("Ann", "Bob", "Cy"),
-                bank: dict[str, list[RealTile]] | None = None, turn_seconds: int = 20) -> GameScript:
+                bank: dict[str, list[RealTile]] | None = None, turn_seconds: int = 20,
+                idle: float = 0.0) -> GameScript:
     """A seeded game of ``turns`` turns: legal plays, an invalid set, a tile taken back, a slow
     turn, a draw, passing hands; every illegal play is then put back, as the referee says.
 
     With 6 turns or more each kind appears at least once. Everyone has opened (``opened``),
-    so a turn's verdict depends on that turn alone.
+    so a turn's verdict depends on that turn alone. ``idle`` is the chance that a player thinks
+    for a long while (:data:`IDLE_SECONDS`) before the turn, as real games have: the long still
+    stretches where a false turn would be invented if flicker or shake could make one. (With
+    ``idle=0`` a seed makes the same game as before the option existed.)
     """
     rng = np.random.default_rng(seed)
     bank = bank if bank is not None else sample_tile_bank()
@@ -158,6 +168,8 @@ def script_game(seed: int, turns: int = 10, players: Sequence[str] = ("Ann", "Bo
         player = players[seat % len(players)]
         seat += 1
         wait = float(rng.uniform(2.6, 3.4))
+        if idle and rng.random() < idle:
+            wait = float(rng.uniform(*IDLE_SECONDS))
         if rng.random() < 0.35:
             steps.append(Step("pass", dict(slots), wait=float(rng.uniform(2.6, 3.0))))
         before = dict(slots)
@@ -388,6 +400,11 @@ def render_video(script: GameScript, path: Path, *, seed: int, size: tuple[int, 
         frame_index += 1
 
     def still(seconds: float) -> None:
+        if seconds >= LONG_STILL:
+            while seconds > 8.0:
+                piece = float(rng.uniform(4.0, 8.0))
+                still(piece)
+                seconds -= piece
         count = max(1, round(seconds * fps))
         flicker_at = int(rng.integers(count)) if rng.random() < 0.5 else -1
         shake_at = int(rng.integers(count)) if rng.random() < 0.3 and count > 8 else -1
