@@ -59,6 +59,8 @@ class WatchState(Model):
     state: str = Field(description="starting, settled, disturbed or settling.")
     next_player: str
     turns: int
+    turn_started: float | None = Field(description="When the next player's time began (seconds since the session "
+                                      "started): the clock of the turn in progress counts from here.")
     table: list[list[str]] = Field(description="The settled table as last read, set by set.")
 
 
@@ -79,15 +81,39 @@ def get_sessions(request: Request) -> WatchSessions:
     return sessions
 
 
+def joined_game(request: Request) -> int | None:
+    """The game whose join code the caller holds; ``None`` for the organiser or an open service.
+
+    api/access.py lets a join code through to these paths; a phone that joined one game may
+    watch that game, and only that game.
+    """
+    access = getattr(request.app.state, "access", None)
+    scheme, _, credential = request.headers.get("authorization", "").partition(" ")
+    credential = credential.strip()
+    if access is None or not access.required or scheme.lower() != "bearer" or access.is_organiser(credential):
+        return None
+    return access.game_of(credential)
+
+
+def _check_join_code(request: Request, game_id: int | None) -> None:
+    joined = joined_game(request)
+    if joined is not None and game_id != joined:
+        what = f"game {game_id}" if game_id is not None else "a table that is no stored game"
+        raise HTTPException(status_code=403, detail=f"this join code is for game {joined}, not {what}")
+
+
 def _session(request: Request, session_id: str) -> WatchSession:
     try:
-        return get_sessions(request).get(session_id)
+        session = get_sessions(request).get(session_id)
     except WatchSessionNotFoundError as error:
         raise HTTPException(status_code=404, detail=str(error)) from None
+    _check_join_code(request, session.game_id)
+    return session
 
 
 @router.post("", response_model=WatchState, status_code=201, summary="Start watching a table")
 async def start(body: WatchCreate, request: Request, inference: InferenceDep, games: GamesDep) -> WatchState:
+    _check_join_code(request, body.game)
     players, rules, opened, first = None, None, list(body.opened), body.first
     if body.game is not None:
         if body.players is not None or body.opened:
@@ -182,6 +208,7 @@ async def show(session_id: SessionId, request: Request) -> SessionOut:
 
 @router.delete("/{session_id}", status_code=204, summary="Stop watching")
 async def stop(session_id: SessionId, request: Request) -> None:
+    _session(request, session_id)
     try:
         get_sessions(request).end(session_id)
     except WatchSessionNotFoundError as error:
