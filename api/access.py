@@ -6,8 +6,9 @@ any other address anyone on the venue's Wi-Fi could, so the service gets a token
 ``RUMMI_TOKEN``, or one made up and printed at start) and every call that reads or writes
 games, scans or corrections must carry ``Authorization: Bearer <token>``: 401 without it.
 
-A game's *join code* lets a phone post turns to that game and read it, and use the stateless
-questions (scan, table check, hint, verdict, score); anything else with it is 403. The code is
+A game's *join code* lets a phone post turns to that game and read it, watch it (a watch
+session recording into that game), and use the stateless questions (scan, table check, hint,
+verdict, score); anything else with it is 403. The code is
 an HMAC of the game id under the organiser's token, so it needs no storage and every service
 process behind one database computes the same code.
 
@@ -150,6 +151,8 @@ class GuardMiddleware:
             return 401, "the token is not this service's (nor a game's join code)", challenge
         if route.rstrip("/") in JOIN_CODE_PATHS:
             return None
+        if route == "/watch" or route.startswith("/watch/"):
+            return None  # api/routers/watch.py lets a join code use its own game's sessions only
         match = _GAME_PATH.match(route)
         if match is None or (match.group(2) is None and method != "GET"):
             return 403, "a join code only posts turns to its own game and reads it", {}
