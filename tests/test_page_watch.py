@@ -160,3 +160,53 @@ def test_the_camera_finds_the_turn_and_the_game_records_it(browser, guarded, fil
             stored = client.get(f"/api/v1/games/{game_id}").json()
             assert [t["player"] for t in stored["turns"]] == ["Ann", "Bob"] and stored["turns"][1]["drew"]
         assert not page.locator("#capture").is_disabled()
+
+
+def uncertain_turn(at: float) -> dict:
+    """An `uncertain` event as the tracker reports one: Ann laid r5 r6 and a tile read o7 (unsure,
+    could be r7); the engine's own verdict on it, with the tiles it hangs on."""
+    from rummi.engine.notation import parse_tiles
+    from rummi.engine.referee import Side, Spot, judge_turn
+
+    before = [parse_tiles("k3 k4 k5")]
+    after = [parse_tiles("k3 k4 k5"), parse_tiles("r5 r6 o7")]
+    verdict = judge_turn(before, after, opened=True, rules="pressman_us_2009", seconds=4.2,
+                         uncertain=[Spot(Side.AFTER, 1, 2)])
+    assert verdict.status.value == "uncertain"
+    depends_on = [{"tile": str(d.seen), "where": str(d.spot), "alternatives": [str(t) for t in d.alternatives],
+                   "violation": v.code.value} for v in verdict.violations for d in v.doubts]
+    return {"event": "uncertain", "time": at, "number": 1, "player": "Ann",
+            "before": [[str(t) for t in s] for s in before], "after": [[str(t) for t in s] for s in after],
+            "played": [str(t) for t in verdict.played], "seconds": 4.2, "started": 0.0, "first_hand": None,
+            "settled_at": at, "drew": False, "opened": True, "verdict": verdict.to_dict(), "depends_on": depends_on}
+
+
+def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, guarded, film) -> None:
+    # The service's answer to one frame, once the table is read, also carries an uncertain turn
+    # (reading a tile unsure on purpose is not something a test can ask of the models).
+    injected = []
+
+    def answer(route) -> None:
+        response = route.fetch()
+        body = response.json()
+        if body["state"] == "settled" and not injected:
+            injected.append(uncertain_turn(body["time"]))
+            body["events"].append(injected[0])
+        route.fulfill(response=response, json=body)
+
+    with phone_page(browser, guarded, PHONE, path=f"/#token={TOKEN}", init_script=SCRIPTED_CAMERA) as page:
+        page.route("**/api/v1/watch/frame*", answer)
+        show(page, film["a"][0])
+        page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
+        page.locator("#modes [data-mode='referee']").click()
+        page.locator("#players").fill("Ann, Bob")
+        page.locator("#new-match button[type='submit']").click()
+        page.locator("#ref-auto").check()
+        page.wait_for_function("document.querySelectorAll('#turns li').length === 1", timeout=60_000)
+        verdict = page.locator("#verdict").inner_text()
+        assert "Turn 1, Ann: not sure, check tiles o7 (or r4, r7, J)" in verdict, verdict
+        assert "ILLEGAL" not in verdict.upper().replace("NOT SURE", "") and "Penalty" not in verdict, verdict
+        listed = page.locator("#turns li").first.inner_text()
+        assert listed.startswith("Ann: not sure") and "check tiles o7" in listed, listed
+        assert "not sure, check tiles o7" in page.locator("#status-text").inner_text()
+        page.locator("#ref-auto-stop").click()
