@@ -110,6 +110,7 @@ def main() -> int:
     hours = 0.0
     delays, verdict_frames, frame_times, busy, paced_runs = [], [], [], [], []
     failures = []
+    slowest: list[tuple[float, int, int]] = []  # (delay, seed, turn)
     with tempfile.TemporaryDirectory(prefix="rummi-watch-bench-") as folder:
         n = 0
         while (hours * 60 < args.minutes) if args.minutes is not None else (n < args.videos):
@@ -126,6 +127,7 @@ def main() -> int:
             frame_times += run["frame_seconds"]
             busy += [s for s in run["frame_seconds"] if s > 0.05]
             delays += score.delays
+            slowest += [(delay, seed, number) for number, delay in score.delayed]
             verdict_frames += [spent for _, spent, _ in run["verdicts"]]
             failures += [f"seed {seed} turn {number}: {why}" for number, why in score.wrong]
             failures += [f"seed {seed} turn {number}: missed" for number in score.missed]
@@ -177,6 +179,9 @@ def main() -> int:
         if walls:
             print(f"| paced seed {seed}: delay to verdict (wall clock) | median {statistics.median(walls):.2f} s, "
                   f"worst {max(walls):.2f} s | <= {TARGETS['delay_s']:g} s |")
+    if slowest:
+        print("\nslowest verdicts: " + ", ".join(f"seed {seed} turn {number} {delay:.1f} s"
+                                               for delay, seed, number in sorted(slowest, reverse=True)[:5]))
     if failures:
         print("\nnot exact:")
         for line in failures:

@@ -206,6 +206,10 @@ def script_game(seed: int, turns: int = 10, players: Sequence[str] = ("Ann", "Bo
             if tiles is not None and free:
                 place(tiles)
         steps.append(Step("turn", dict(slots), wait=wait, player=player))
+        if kind == "take_back" and not Counter(_all_tiles(before)) - Counter(_all_tiles(slots)):
+            # The new set took back the very tile taken from the long set: a legal rearrangement,
+            # nothing to put back (putting it back would be the next player's turn).
+            continue
         if kind in ("invalid", "take_back"):
             # the referee's consequence: the table goes back as it was
             for tile in Counter(_all_tiles(slots)) - Counter(_all_tiles(before)):
@@ -546,6 +550,7 @@ class WatchScore:
     missed: list[int] = field(default_factory=list)
     false: list[dict] = field(default_factory=list)  # reported turns no true turn explains
     delays: list[float] = field(default_factory=list)  # seconds from the table settling to the verdict
+    delayed: list[tuple[int, float]] = field(default_factory=list)  # (truth turn number, delay), for the slowest
 
     @property
     def turns(self) -> int:
@@ -580,5 +585,6 @@ def score_watch(events: Sequence[dict], truth: Sequence[TruthTurn]) -> WatchScor
             score.wrong.append((true.number, f"saw {seen}, expected {expected}"))
         if not event.get("drew"):
             score.delays.append(event["time"] - true.settled_at)
+            score.delayed.append((true.number, score.delays[-1]))
     score.missed = [t.number for t in open_truth]
     return score
