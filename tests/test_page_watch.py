@@ -37,7 +37,7 @@ TABLE_B = {**TABLE_A, 2: ("r11", "r12", "r13")}  # Ann opens with 36 points
 SCRIPTED_CAMERA = """
 (() => {
   const canvas = document.createElement("canvas");
-  canvas.width = %d; canvas.height = %d;
+  canvas.width = WIDTH; canvas.height = HEIGHT;
   const ctx = canvas.getContext("2d");
   let picture = null;
   // A stream with no frame would hold the page's load event (the video waits for its first).
@@ -51,7 +51,7 @@ SCRIPTED_CAMERA = """
   };
   navigator.mediaDevices.getUserMedia = async () => canvas.captureStream(20);
 })();
-""" % SIZE
+""".replace("WIDTH", str(SIZE[0])).replace("HEIGHT", str(SIZE[1]))
 
 
 @pytest.fixture(scope="module")
@@ -149,6 +149,16 @@ def test_the_camera_finds_the_turn_and_the_game_records_it(browser, guarded, fil
         page.locator("#ref-drew").click()
         page.wait_for_function("document.querySelectorAll('#turns li').length === 2", timeout=30_000)
         assert "Bob: legal" in page.locator("#turns li").nth(1).inner_text()
+        assert page.locator("#turn-player").inner_text() == "Ann's turn"
+
+        # A reload carries on with the same session (the camera shows table B again first).
+        page.reload()
+        show(page, film["b"][0])
+        page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
+        page.locator("#modes [data-mode='referee']").click()
+        poll(page, f"window.__rummi.state.watch.session === {session!r}", 20)
+        assert page.locator("#ref-auto").is_checked() and page.locator("#turns li").count() == 2
+        page.locator("#turn-clock").wait_for(state="visible")
         assert page.locator("#turn-player").inner_text() == "Ann's turn"
 
         # Stop ends the session at the service.

@@ -345,10 +345,7 @@ export function entered() {
 
 export function left() {
   $("#turn-clock").hidden = true;
-  if (watch.watching()) {
-    stopWatching();
-    say("Automatic refereeing stopped: it runs in Referee mode only.");
-  }
+  if (watch.watching()) stopWatching("Automatic refereeing stopped: it runs in Referee mode only.");
   letSleep();
 }
 
@@ -361,9 +358,15 @@ export function left() {
 let watchReason = null; // why the table was last reported disturbed
 let answering = Promise.resolve(); // answers are shown in order, one at a time
 
+// Show `out` once the answers before it are shown (one that failed does not hold up the rest).
+function inOrder(out) {
+  answering = answering.catch(() => {}).then(() => watchAnswer(out));
+  return answering;
+}
+
 const watchHooks = {
   grab: async () => (await page.grabFrame(1280)).blob,
-  answer: out => (answering = answering.then(() => watchAnswer(out))),
+  answer: inOrder,
   failed: error => {
     page.watching(false);
     showState();
@@ -412,13 +415,13 @@ async function resumeWatching() {
   say(`Watching the table again: ${out.next_player}'s turn.`);
 }
 
-async function stopWatching() {
+async function stopWatching(message = "Stopped watching: capture each turn by hand, or tick Automatic again.") {
   page.watching(false);
   const stopping = watch.stop(); // no more frames from now on
   showState();
   try {
     await stopping;
-    say("Stopped watching: capture each turn by hand, or tick Automatic again.");
+    say(message);
   } catch (error) {
     sayError(error);
   }
@@ -441,7 +444,7 @@ async function stopWatching() {
 async function watchDrew() {
   try {
     const out = await watch.drew();
-    await (answering = answering.then(() => watchAnswer(out)));
+    await inOrder(out);
   } catch (error) {
     sayError(error, watchDrew);
   }
@@ -551,7 +554,7 @@ export function init(pageHooks) {
   $("#ref-drew").addEventListener("click", drew);
   $("#ref-before").addEventListener("click", restartTurn);
   $("#ref-auto").addEventListener("change", event => (event.target.checked ? startWatching() : stopWatching()));
-  $("#ref-auto-stop").addEventListener("click", stopWatching);
+  $("#ref-auto-stop").addEventListener("click", () => stopWatching());
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && turn() && state.mode === "referee") keepAwake();
   });

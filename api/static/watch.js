@@ -10,6 +10,8 @@ import { api, state } from "./core.js";
 const FRAME_EVERY_MS = 200;
 const KEY = "rummi.watch"; // {id, game, epoch}: the session, so a reload carries on watching
 let session = null; // {id, game, started (performance.now() at session time 0), timer, inFlight, hooks}
+let leaving = false; // the page is being unloaded: a frame cut off then is no reason to stop
+addEventListener("pagehide", () => { leaving = true; });
 
 // What the browser test (and the curious) can read: frames posted, skipped by the service
 // (it was still reading the one before), dropped here (one was still in flight), every event.
@@ -85,7 +87,7 @@ async function tick() {
     keep(out.events);
     await s.hooks.answer(out);
   } catch (error) {
-    if (session === s) {
+    if (session === s && !leaving) {
       end();
       s.hooks.failed(error);
     }
