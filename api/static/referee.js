@@ -476,7 +476,7 @@ const DISTURBED = {
 // turn in progress began (its `turn_started`, in session seconds).
 function showWatch(out) {
   const [short, long] = out.state === "disturbed"
-    ? ["hand", DISTURBED[watchReason] || DISTURBED.hand]
+    ? [watchReason === "camera" ? "camera moved" : "hand", DISTURBED[watchReason] || DISTURBED.hand]
     : WATCH_STATES[out.state] || [out.state, out.state];
   const tiles = out.table.flat().length;
   $("#ref-auto-state").textContent = out.state === "settled" ? `Settled: ${tiles} tiles read, the table is still.` : long;
