@@ -6,11 +6,12 @@ any other address anyone on the venue's Wi-Fi could, so the service gets a token
 ``RUMMI_TOKEN``, or one made up on the first start, kept and printed: :mod:`api.kept_secrets`) and every call that reads or writes
 games, scans or corrections must carry ``Authorization: Bearer <token>``: 401 without it.
 
-A game's *join code* lets a phone post turns to that game and read it, and use the stateless
-questions (scan, table check, hint, verdict, score); anything else with it is 403. Each player
-has a code of their own too, which posts that player's turns only. A code is an HMAC of the game
-id (and seat) under the join secret, so it needs no storage and every service process that
-shares the secret computes the same code.
+A game's *join code* lets a phone post turns to that game and read it, watch it (a watch
+session recording into that game), and use the stateless questions (scan, table check, hint,
+verdict, score); anything else with it is 403. Each player has a code of their own too, which
+posts that player's turns only. A code is an HMAC of the game id (and seat) under the join
+secret, so it needs no storage and every service process that shares the secret computes the
+same code.
 
 Two browser attacks are closed here too, token or not:
 
@@ -186,6 +187,8 @@ class GuardMiddleware:
         scope.setdefault("state", {})[JOIN_STATE_KEY] = join
         if route.rstrip("/") in JOIN_CODE_PATHS:
             return None
+        if route == "/watch" or route.startswith("/watch/"):
+            return None  # api/routers/watch.py lets a join code use its own game's sessions only
         match = _GAME_PATH.match(route)
         if match is None or (match.group(2) is None and method != "GET"):
             return 403, "a join code only posts turns to its own game and reads it", {}

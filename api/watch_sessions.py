@@ -63,6 +63,7 @@ class WatchSession:
             "state": tracker.state,
             "next_player": tracker.next_player,
             "turns": tracker.turns,
+            "turn_started": None if tracker.turn_started is None else round(tracker.turn_started, 3),
             "table": [[str(t) for t in s] for s in tracker.table],
         }
 

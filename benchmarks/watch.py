@@ -2,6 +2,13 @@
 
     .venv/bin/python benchmarks/watch.py                       # 6 seeded games at 1280x720, 5 fps
     .venv/bin/python benchmarks/watch.py --videos 12 --turns 10 --paced 1
+    nice .venv/bin/python benchmarks/watch.py --minutes 60 --idle 0.15 --paced 0   # an hour of video
+
+``--minutes M`` watches seeded games (``--first-seed``, the next, ...) until M minutes of video
+have been seen, instead of ``--videos``; ``--idle P`` makes a player think for 30 to 120 s
+before a turn with chance P (long still stretches, with their own flicker and shake: where a
+false turn would be invented). A progress line after every video says how far it is; the
+machine's load average is printed at the start and the end (the frame rate depends on it).
 
 Each video is a seeded scripted game (datasets/videos.py): real tile crops from the bundled
 photos on a generated table, hands over the table between turns, hands that pass without
@@ -70,6 +77,13 @@ def watch(scanner: Scanner, video, paced: bool) -> dict:
             "frame_seconds": frame_seconds, "verdicts": verdict_walls, "scans": tracker.counters.scans}
 
 
+def _load() -> str:
+    try:
+        return " ".join(f"{v:.1f}" for v in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--videos", type=int, default=6, help="seeded games to watch (default 6)")
@@ -78,20 +92,30 @@ def main() -> int:
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--fps", type=float, default=5.0, help="frame rate of the videos (default 5)")
     parser.add_argument("--paced", type=int, default=1, help="of these, how many also play in real time (default 1)")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="watch games until this many minutes of video (instead of --videos)")
+    parser.add_argument("--idle", type=float, default=0.0,
+                        help="chance of a long think (30-120 s of still table) before a turn (default 0)")
     args = parser.parse_args()
+    if args.minutes is not None and args.minutes <= 0 or not 0 <= args.idle <= 1 or args.videos < 1:
+        parser.error("--minutes must be positive, --idle between 0 and 1, --videos 1 or more")
     width, height = (int(v) for v in args.size.lower().split("x"))
 
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+          f"load average {_load()}", flush=True)
+    began = time.monotonic()
     scanner = Scanner.load()
     bank = sample_tile_bank()
     exact = turns = false = 0
     hours = 0.0
     delays, verdict_frames, frame_times, busy, paced_runs = [], [], [], [], []
     failures = []
+    slowest: list[tuple[float, int, int]] = []  # (delay, seed, turn)
     with tempfile.TemporaryDirectory(prefix="rummi-watch-bench-") as folder:
-        for n in range(args.videos):
+        n = 0
+        while (hours * 60 < args.minutes) if args.minutes is not None else (n < args.videos):
             seed = args.first_seed + n
-            script = script_game(seed, turns=args.turns, bank=bank)
+            script = script_game(seed, turns=args.turns, bank=bank, idle=args.idle)
             video = render_video(script, Path(folder) / f"game-{seed}.avi", seed=seed, size=(width, height),
                                  fps=args.fps, bank=bank)
             run = watch(scanner, video, paced=False)
@@ -103,6 +127,7 @@ def main() -> int:
             frame_times += run["frame_seconds"]
             busy += [s for s in run["frame_seconds"] if s > 0.05]
             delays += score.delays
+            slowest += [(delay, seed, number) for number, delay in score.delayed]
             verdict_frames += [spent for _, spent, _ in run["verdicts"]]
             failures += [f"seed {seed} turn {number}: {why}" for number, why in score.wrong]
             failures += [f"seed {seed} turn {number}: missed" for number in score.missed]
@@ -122,6 +147,12 @@ def main() -> int:
                 print(f"  paced: {live['frames']} frames processed, {live['skipped']} skipped; "
                       f"{len(live_score.exact)}/{live_score.turns} exact; verdict after "
                       f"{max(walls) if walls else float('nan'):.2f} s at worst (wall clock)", flush=True)
+            video.path.unlink()  # an hour of 1280x720 video would fill the disk
+            n += 1
+            goal = f"{args.minutes:g} min" if args.minutes is not None else f"{args.videos} videos"
+            print(f"  progress: {n} videos, {hours * 60:.1f} min of video of {goal}; {turns} turns, "
+                  f"{exact} exact, {false} false; {(time.monotonic() - began) / 60:.1f} min elapsed, "
+                  f"load {_load()}", flush=True)
 
     fps = len(frame_times) / sum(frame_times)
     share = exact / turns if turns else 0.0
@@ -129,7 +160,8 @@ def main() -> int:
     median_delay = statistics.median(delays) if delays else float("nan")
     worst_delay = max(delays) if delays else float("nan")
     print()
-    print(f"{args.videos} videos, {hours * 60:.1f} min of video at {width}x{height}, {args.fps:g} fps, {turns} turns")
+    print(f"load average at the end: {_load()}")
+    print(f"{n} videos (seeds {args.first_seed}-{args.first_seed + n - 1}, idle {args.idle:g}), {hours * 60:.1f} min of video at {width}x{height}, {args.fps:g} fps, {turns} turns")
     print("| | measured | target |")
     print("|---|---|---|")
     print(f"| turns found exactly | {exact}/{turns} = {share:.1%} | >= {TARGETS['exact']:.0%} |")
@@ -147,6 +179,9 @@ def main() -> int:
         if walls:
             print(f"| paced seed {seed}: delay to verdict (wall clock) | median {statistics.median(walls):.2f} s, "
                   f"worst {max(walls):.2f} s | <= {TARGETS['delay_s']:g} s |")
+    if slowest:
+        print("\nslowest verdicts: " + ", ".join(f"seed {seed} turn {number} {delay:.1f} s"
+                                               for delay, seed, number in sorted(slowest, reverse=True)[:5]))
     if failures:
         print("\nnot exact:")
         for line in failures:

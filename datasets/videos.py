@@ -38,6 +38,12 @@ SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples"
 #: phone on a stand over a small table).
 TILE_WIDTH_SHARE = 0.05
 SLOT_COLUMNS, SLOT_ROWS = 3, 5
+#: How long a player who thinks for a long while keeps the table still (seconds).
+IDLE_SECONDS = (30.0, 120.0)
+#: A still stretch this long or longer (an idle one) is filmed in pieces of a few seconds, each
+#: with its own chance of a flicker and a shake, so a long idle table meets as many as a busy
+#: one. (Shorter stretches are filmed as before, so the seeded videos stay the same.)
+LONG_STILL = IDLE_SECONDS[0]
 MAX_SET = 5
 SKIN_BGR = (120, 150, 205)
 SLEEVE_BGR = (90, 60, 40)
@@ -114,12 +120,16 @@ def _candidate_sets(available: Sequence[str]) -> list[tuple[str, ...]]:
 
 
 def script_game(seed: int, turns: int = 10, players: Sequence[str] = ("Ann", "Bob", "Cy"),
-                bank: dict[str, list[RealTile]] | None = None, turn_seconds: int = 20) -> GameScript:
+                bank: dict[str, list[RealTile]] | None = None, turn_seconds: int = 20,
+                idle: float = 0.0) -> GameScript:
     """A seeded game of ``turns`` turns: legal plays, an invalid set, a tile taken back, a slow
     turn, a draw, passing hands; every illegal play is then put back, as the referee says.
 
     With 6 turns or more each kind appears at least once. Everyone has opened (``opened``),
-    so a turn's verdict depends on that turn alone.
+    so a turn's verdict depends on that turn alone. ``idle`` is the chance that a player thinks
+    for a long while (:data:`IDLE_SECONDS`) before the turn, as real games have: the long still
+    stretches where a false turn would be invented if flicker or shake could make one. (With
+    ``idle=0`` a seed makes the same game as before the option existed.)
     """
     rng = np.random.default_rng(seed)
     bank = bank if bank is not None else sample_tile_bank()
@@ -158,6 +168,8 @@ def script_game(seed: int, turns: int = 10, players: Sequence[str] = ("Ann", "Bo
         player = players[seat % len(players)]
         seat += 1
         wait = float(rng.uniform(2.6, 3.4))
+        if idle and rng.random() < idle:
+            wait = float(rng.uniform(*IDLE_SECONDS))
         if rng.random() < 0.35:
             steps.append(Step("pass", dict(slots), wait=float(rng.uniform(2.6, 3.0))))
         before = dict(slots)
@@ -194,6 +206,10 @@ def script_game(seed: int, turns: int = 10, players: Sequence[str] = ("Ann", "Bo
             if tiles is not None and free:
                 place(tiles)
         steps.append(Step("turn", dict(slots), wait=wait, player=player))
+        if kind == "take_back" and not Counter(_all_tiles(before)) - Counter(_all_tiles(slots)):
+            # The new set took back the very tile taken from the long set: a legal rearrangement,
+            # nothing to put back (putting it back would be the next player's turn).
+            continue
         if kind in ("invalid", "take_back"):
             # the referee's consequence: the table goes back as it was
             for tile in Counter(_all_tiles(slots)) - Counter(_all_tiles(before)):
@@ -388,6 +404,11 @@ def render_video(script: GameScript, path: Path, *, seed: int, size: tuple[int, 
         frame_index += 1
 
     def still(seconds: float) -> None:
+        if seconds >= LONG_STILL:
+            while seconds > 8.0:
+                piece = float(rng.uniform(4.0, 8.0))
+                still(piece)
+                seconds -= piece
         count = max(1, round(seconds * fps))
         flicker_at = int(rng.integers(count)) if rng.random() < 0.5 else -1
         shake_at = int(rng.integers(count)) if rng.random() < 0.3 and count > 8 else -1
@@ -529,6 +550,7 @@ class WatchScore:
     missed: list[int] = field(default_factory=list)
     false: list[dict] = field(default_factory=list)  # reported turns no true turn explains
     delays: list[float] = field(default_factory=list)  # seconds from the table settling to the verdict
+    delayed: list[tuple[int, float]] = field(default_factory=list)  # (truth turn number, delay), for the slowest
 
     @property
     def turns(self) -> int:
@@ -563,5 +585,6 @@ def score_watch(events: Sequence[dict], truth: Sequence[TruthTurn]) -> WatchScor
             score.wrong.append((true.number, f"saw {seen}, expected {expected}"))
         if not event.get("drew"):
             score.delays.append(event["time"] - true.settled_at)
+            score.delayed.append((true.number, score.delays[-1]))
     score.missed = [t.number for t in open_truth]
     return score

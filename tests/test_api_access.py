@@ -210,3 +210,32 @@ def test_a_restart_without_a_token_keeps_the_organisers_token_and_the_join_codes
             assert revoked.get(f"/api/v1/games/{game['id']}").status_code == 401
         with server.client(token=game["player_codes"]["Ann"]) as ann:
             assert ann.get(f"/api/v1/games/{game['id']}").status_code == 200
+
+
+def test_a_join_code_watches_its_own_game_only(guarded: Server) -> None:
+    with guarded.client() as organiser:
+        mine = organiser.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()
+        other = organiser.post("/api/v1/games", json={"players": ["Cy", "Di"]}).json()
+        theirs = organiser.post("/api/v1/watch", json={"game": other["id"]})
+        assert theirs.status_code == 201, theirs.text
+    with httpx.Client(base_url=guarded.url, timeout=30) as anonymous:
+        assert anonymous.post("/api/v1/watch", json={"game": mine["id"]}).status_code == 401
+    with guarded.client(token=mine["join_code"]) as phone:
+        watching = phone.post("/api/v1/watch", json={"game": mine["id"]})
+        assert watching.status_code == 201, watching.text
+        session = watching.json()["session"]
+        assert phone.get(f"/api/v1/watch/{session}").json()["game"] == mine["id"]
+        assert phone.post(f"/api/v1/watch/{session}/draw").status_code == 400  # nothing read yet: allowed, refused
+        for body in ({"game": other["id"]}, {"players": ["Ann", "Bob"]}):
+            refused = phone.post("/api/v1/watch", json=body)
+            assert refused.status_code == 403 and f"for game {mine['id']}" in refused.json()["detail"]
+        other_session = theirs.json()["session"]
+        assert phone.get(f"/api/v1/watch/{other_session}").status_code == 403
+        assert phone.delete(f"/api/v1/watch/{other_session}").status_code == 403
+        assert phone.delete(f"/api/v1/watch/{session}").status_code == 204
+    with guarded.client(token=mine["player_codes"]["Ann"]) as anns_phone:
+        # A player's own code posts Ann's turns only; a watch session records everyone's.
+        refused = anns_phone.post("/api/v1/watch", json={"game": mine["id"]})
+        assert refused.status_code == 403 and "game's join code" in refused.json()["detail"]
+    with guarded.client() as organiser:
+        assert organiser.get(f"/api/v1/watch/{other_session}").status_code == 200  # still there

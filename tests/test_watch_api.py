@@ -63,6 +63,7 @@ def test_a_turn_is_found_and_judged_from_posted_frames(api_server, frames):
         assert created.status_code == 201, created.text
         session = created.json()["session"]
         assert created.json()["state"] == "starting" and created.json()["next_player"] == "Ann"
+        assert created.json()["turn_started"] is None  # nothing read yet: no clock runs
         events, at = _play(client, session, frames)
         kinds = [e["event"] for e in events]
         assert kinds[0] == "settled" and "disturbed" in kinds
@@ -73,6 +74,8 @@ def test_a_turn_is_found_and_judged_from_posted_frames(api_server, frames):
         drew = client.post(f"/api/v1/watch/{session}/draw", params={"time": at})
         assert drew.status_code == 200
         assert drew.json()["events"][0]["player"] == "Bob" and drew.json()["events"][0]["drew"]
+        # Ann's clock runs from the draw: the page's timer counts from the tracker's own start
+        assert drew.json()["turn_started"] == round(at, 3)
         state = client.get(f"/api/v1/watch/{session}").json()
         assert state["turns"] == 2 and state["next_player"] == "Ann"
         assert [e["event"] for e in state["events"]] == kinds + ["turn"]

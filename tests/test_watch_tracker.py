@@ -165,6 +165,21 @@ def test_a_reading_that_keeps_changing_is_uncertain():
     assert [reading.found.labels[i] for i in reading.uncertain] == ["r6"]
 
 
+def test_one_odd_scan_costs_no_more_scans():
+    # the middle frame was smeared by a small shake: r6 misread, r7 missed, a glint taken for a
+    # tile; the scans either side of it agree, so the table settles at the third scan, not the
+    # fourth, and only the tile read two ways loses its certainty
+    window = ReadingWindow(min_scans=2, max_scans=6)
+    row = [("r5", 0, 0.99), ("r6", 31, 0.95), ("r7", 62, 0.99)]
+    window.add(_scan(row))
+    window.add(_scan([("r5", 0, 0.99), ("r8", 31, 0.6), ("k1", 140, 0.7)]))
+    assert window.settled() is None
+    window.add(_scan(row))
+    reading = window.settled()
+    assert reading is not None and reading.sets == [["r5", "r6", "r7"]]
+    assert [reading.found.labels[i] for i in reading.uncertain] == ["r6"]
+
+
 def test_the_gauge_docstring_example_holds():
     import doctest
 

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import anyio.to_thread
 from fastapi import APIRouter, File, Path, Query, Request, UploadFile
 from pydantic import Field
+from rummi.api.access import JOIN_STATE_KEY
 from rummi.api.deps import GamesDep, InferenceDep, SettingsDep
 from rummi.api.errors import FieldError, GameConflictError, UnsupportedMediaError
 from rummi.api.routers.photos import PHOTO_ERRORS, PHOTO_TYPES, decode_for_scan
@@ -59,6 +60,8 @@ class WatchState(Model):
     state: str = Field(description="starting, settled, disturbed or settling.")
     next_player: str
     turns: int
+    turn_started: float | None = Field(description="When the next player's time began (seconds since the session "
+                                      "started): the clock of the turn in progress counts from here.")
     table: list[list[str]] = Field(description="The settled table as last read, set by set.")
 
 
@@ -79,15 +82,44 @@ def get_sessions(request: Request) -> WatchSessions:
     return sessions
 
 
+def joined_game(request: Request) -> int | None:
+    """The game whose join code the caller holds; ``None`` for the organiser or an open service.
+
+    api/access.py lets a join code through to these paths (and leaves what it is in the request's
+    state); a phone that joined one game may watch that game, and only that game. A player's own
+    code may not: a watch session records every player's turns, which that code must not post.
+    """
+    join = getattr(request.state, JOIN_STATE_KEY, None)
+    if join is None:
+        return None
+    if join.seat is not None:
+        raise HTTPException(
+            status_code=403,
+            detail="a player's own join code posts that player's turns only; watching the table "
+            "needs the game's join code (or the organiser's token)",
+        )
+    return join.game_id
+
+
+def _check_join_code(request: Request, game_id: int | None) -> None:
+    joined = joined_game(request)
+    if joined is not None and game_id != joined:
+        what = f"game {game_id}" if game_id is not None else "a table that is no stored game"
+        raise HTTPException(status_code=403, detail=f"this join code is for game {joined}, not {what}")
+
+
 def _session(request: Request, session_id: str) -> WatchSession:
     try:
-        return get_sessions(request).get(session_id)
+        session = get_sessions(request).get(session_id)
     except WatchSessionNotFoundError as error:
         raise HTTPException(status_code=404, detail=str(error)) from None
+    _check_join_code(request, session.game_id)
+    return session
 
 
 @router.post("", response_model=WatchState, status_code=201, summary="Start watching a table")
 async def start(body: WatchCreate, request: Request, inference: InferenceDep, games: GamesDep) -> WatchState:
+    _check_join_code(request, body.game)
     players, rules, opened, first = None, None, list(body.opened), body.first
     if body.game is not None:
         if body.players is not None or body.opened:
@@ -182,6 +214,7 @@ async def show(session_id: SessionId, request: Request) -> SessionOut:
 
 @router.delete("/{session_id}", status_code=204, summary="Stop watching")
 async def stop(session_id: SessionId, request: Request) -> None:
+    _session(request, session_id)
     try:
         get_sessions(request).end(session_id)
     except WatchSessionNotFoundError as error:

@@ -365,6 +365,20 @@ function setLive(on) {
   }
 }
 
+// The automatic referee (referee.js) takes the camera: Live mode's own scans stop, the video
+// shows, and pictures come from the camera only.
+function watchCamera(on) {
+  if (on) {
+    setLive(false);
+    showVideo();
+    stageNote("The camera is watching the table: keep it still.");
+  } else if (state.showingVideo) {
+    stageNote(state.stream ? "Point at the table and press Capture, or turn on Live." : "");
+  }
+  $("#live").disabled = on;
+  $("#pick-file").disabled = on;
+}
+
 // ---- corrections --------------------------------------------------------------------------------
 
 let fixing = -1;
@@ -651,6 +665,8 @@ function init() {
     refresh: () => state.picture && afterReading(null),
     show: showPicture,
     capture,
+    grabFrame,
+    watching: watchCamera,
   });
   loadPresets();
   startCamera();

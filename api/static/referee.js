@@ -1,10 +1,13 @@
 // Referee mode runs a game: whose turn it is, a large timer over the camera with a warning and an
 // alarm at the preset's limit, each turn judged and recorded by the service
 // (POST /games/{id}/turns) with its time, and the next turn starting by itself from the table
-// the last one left. The screen is kept awake while a game runs.
+// the last one left. The screen is kept awake while a game runs. With *Automatic* ticked the
+// camera watches the table instead (watch.js): the service's turn tracker finds, judges and
+// records each turn, and this page shows the state, the turns and the clock it reports.
 
 import { $, api, ask, el, readableSets, say, sayError, setsText, state, tableWithSpots, tilesText } from "./core.js";
 import * as match from "./match.js";
+import * as watch from "./watch.js";
 
 let page = null;
 let waiting = null; // "before" | "after": what the capture being taken is for
@@ -114,11 +117,13 @@ function letSleep() {
 
 // ---- turns --------------------------------------------------------------------------------------
 
-function startTurn(before) {
+// `player` and `startedAt` (Date.now() time) default to the game's next player and now; the
+// automatic referee passes the tracker's.
+function startTurn(before, { player, startedAt, watchStart } = {}) {
   const g = game();
   // One Idempotency-Key per turn: a retry after a lost answer is recorded once, not twice.
   const key = globalThis.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-  g.turn = { player: g.next, before, startedAt: Date.now(), warned: false, alarmed: false, key };
+  g.turn = { player: player || g.next, before, startedAt: startedAt || Date.now(), watchStart, warned: false, alarmed: false, key };
   match.save();
   clearInterval(ticker);
   ticker = setInterval(tick, 200);
@@ -179,6 +184,7 @@ async function judge(after) {
 }
 
 async function drew() {
+  if (watch.watching()) return watchDrew();
   const t = turn();
   if (!t) return;
   try {
@@ -195,6 +201,10 @@ export function nextPicture() {
   }
   if (starting) {
     say("Starting the game… press Capture again in a moment.");
+    return null;
+  }
+  if (watch.watching()) {
+    say("The camera is watching: each turn is found by itself. Stop watching to capture by hand.");
     return null;
   }
   if (!waiting) waiting = turn() ? "after" : "before";
@@ -286,12 +296,23 @@ function showVerdict(recorded, after) {
 function showState() {
   const m = match.current(), g = game(), t = turn();
   const whose = $("#ref-whose");
-  $("#ref-start").hidden = Boolean(t);
+  const auto = watch.watching();
+  $("#ref-start").hidden = Boolean(t) || auto;
   $("#ref-start").textContent = g ? `Start ${g.next}'s turn` : "Start the game";
   $("#ref-after").disabled = !t;
   $("#ref-drew").disabled = !t;
   $("#ref-before").disabled = !t;
-  if (state.mode === "referee") $("#capture").textContent = t ? "Capture: turn done" : "Capture";
+  // Watching, the camera captures: the buttons of refereeing by hand go away.
+  $("#ref-after").hidden = $("#ref-before").hidden = $("#ref-rack-box").hidden = auto;
+  $("#ref-auto").checked = auto;
+  $("#ref-auto-stop").hidden = !auto;
+  $("#ref-auto-state").hidden = !auto;
+  $("#turn-state").hidden = !auto;
+  $("#ref-help").textContent = auto
+    ? "The camera finds each turn by itself: keep it still, looking down at the table. Press Drew a tile when a player draws."
+    : "Start the game: each turn's timer starts by itself; press Capture when the player is done.";
+  if (state.mode === "referee") $("#capture").textContent = auto ? "Watching…" : t ? "Capture: turn done" : "Capture";
+  $("#capture").disabled = auto || !state.stream;
   if (!m) whose.textContent = "Start a match above: the players in seating order.";
   else if (t) {
     const order = m.players;
@@ -303,7 +324,7 @@ function showState() {
   for (const rec of g ? g.turns : []) {
     const played = rec.played && rec.played.length ? ` · played ${rec.played.join(" ")}` : rec.drew ? " · drew" : "";
     list.append(el("li", { class: rec.status },
-      el("strong", {}, `${rec.player}: ${rec.status}`),
+      el("strong", {}, `${rec.player}: ${rec.status === "uncertain" ? "not sure" : rec.status}`),
       ` · ${rec.seconds ?? "?"} s${played}`,
       rec.why ? el("span", { class: "why" }, rec.why) : null));
   }
@@ -313,6 +334,7 @@ function showState() {
 
 export function entered() {
   showState();
+  resumeWatching();
   if (turn()) {
     clearInterval(ticker);
     ticker = setInterval(tick, 200);
@@ -323,13 +345,204 @@ export function entered() {
 
 export function left() {
   $("#turn-clock").hidden = true;
+  if (watch.watching()) stopWatching("Automatic refereeing stopped: it runs in Referee mode only.");
   letSleep();
 }
 
-// AUTOMATIC REFEREE: when the watch service (POST /api/v1/watch/...) exists, this is where the
-// page offers it: show #ref-auto-box, and when ticked hand the camera's frames to the watch
-// endpoint instead of waiting for Capture; each turn it reports goes through judge() above
-// unchanged. Until then the toggle stays hidden.
+// ---- AUTOMATIC REFEREE: the camera finds each turn ---------------------------------------------
+
+// The tracker at the service reads the table, finds each settled change and judges it under the
+// game's rules; a session started with the game's id records each turn in the game. The page
+// shows what it reports: the state, each turn as it is found, and the clock from when the
+// tracker says the turn began.
+let watchReason = null; // why the table was last reported disturbed
+let answering = Promise.resolve(); // answers are shown in order, one at a time
+
+// Show `out` once the answers before it are shown (one that failed does not hold up the rest).
+function inOrder(out) {
+  answering = answering.catch(() => {}).then(() => watchAnswer(out));
+  return answering;
+}
+
+const watchHooks = {
+  grab: async () => (await page.grabFrame(1280)).blob,
+  answer: inOrder,
+  failed: error => {
+    page.watching(false);
+    showState();
+    say(`Automatic refereeing stopped: ${error.message}`, { error: true, retry: error.retry ? startWatching : null });
+  },
+};
+
+async function startWatching() {
+  const m = match.current();
+  if (!m || match.isOver() || !state.stream) {
+    $("#ref-auto").checked = false;
+    if (!m) return say("Start a match first: name the players in seating order.", { error: true });
+    if (match.isOver()) return say("The match is over: start a new match.", { error: true });
+    return say("Automatic refereeing needs the camera: allow it (Try the camera again).", { error: true });
+  }
+  try { audio = audio || new AudioContext(); } catch { /* no sound */ }
+  starting = true;
+  say("Starting to watch the table…");
+  try {
+    const g = await match.ensureGame();
+    const out = await watch.start(g.id, watchHooks);
+    g.turn = null; // the clock starts when the camera has read the table
+    match.save();
+    watchReason = null;
+    page.watching(true);
+    showWatch(out);
+    say(`Watching the table: keep hands off it until it is read. Then ${out.next_player} plays.`);
+  } catch (error) {
+    $("#ref-auto").checked = false;
+    sayError(error, startWatching);
+  } finally {
+    starting = false;
+  }
+  showState();
+}
+
+// After a reload, carry on with the session this page was feeding, if the service still has it.
+async function resumeWatching() {
+  const g = game();
+  if (!g || watch.watching() || !state.stream) return;
+  const out = await watch.resume(g.id, watchHooks);
+  if (!out) return;
+  page.watching(true);
+  showWatch(out);
+  showState();
+  say(`Watching the table again: ${out.next_player}'s turn.`);
+}
+
+async function stopWatching(message = "Stopped watching: capture each turn by hand, or tick Automatic again.") {
+  page.watching(false);
+  const stopping = watch.stop(); // no more frames from now on
+  showState();
+  try {
+    await stopping;
+    say(message);
+  } catch (error) {
+    sayError(error);
+  }
+  // The game goes on by hand from what the service recorded.
+  const g = game();
+  if (g) {
+    try {
+      const record = await api(`/games/${g.id}`);
+      g.next = record.next_player;
+      g.table = setsText(record.table);
+    } catch { /* the local record stands */ }
+    g.turn = null;
+    match.save();
+  }
+  clearInterval(ticker);
+  tick();
+  showState();
+}
+
+async function watchDrew() {
+  try {
+    const out = await watch.drew();
+    await inOrder(out);
+  } catch (error) {
+    sayError(error, watchDrew);
+  }
+}
+
+async function watchAnswer(out) {
+  if (!watch.watching()) return;
+  for (const event of out.events) {
+    if (event.event === "turn" || event.event === "uncertain") watchedTurn(event, out);
+    else if (event.event === "disturbed") watchReason = event.reason;
+    else if (event.event === "settled" && event.first) say(`Table read: ${event.tiles} tiles. ${out.next_player} plays.`);
+    else if (event.event === "settled" && event.restored) say(`The table is back as it was. ${out.next_player} plays.`);
+  }
+  showWatch(out);
+}
+
+const WATCH_STATES = {
+  starting: ["reading", "Reading the table: keep hands off it…"],
+  settled: ["settled", "Settled: the table is still."],
+  settling: ["reading", "Settling: reading what changed…"],
+};
+const DISTURBED = {
+  hand: "Disturbed: a hand over the table.",
+  camera: "Disturbed: the camera moved. Keep it still.",
+  "tiles hidden": "Disturbed: tiles hidden. Waiting for the hand to lift.",
+};
+
+// The tracker's state in the panel and over the camera, and the clock from when it says the
+// turn in progress began (its `turn_started`, in session seconds).
+function showWatch(out) {
+  const [short, long] = out.state === "disturbed"
+    ? [watchReason === "camera" ? "camera moved" : "hand", DISTURBED[watchReason] || DISTURBED.hand]
+    : WATCH_STATES[out.state] || [out.state, out.state];
+  const tiles = out.table.flat().length;
+  $("#ref-auto-state").textContent = out.state === "settled" ? `Settled: ${tiles} tiles read, the table is still.` : long;
+  $("#ref-auto-state").dataset.state = out.state;
+  $("#turn-state").textContent = short;
+  const g = game(), t = turn();
+  if (!g) return;
+  if (out.turn_started === null) {
+    if (t) { g.turn = null; match.save(); }
+    clearInterval(ticker);
+    tick();
+    return;
+  }
+  if (!t || t.watchStart !== out.turn_started || t.player !== out.next_player) {
+    const startedAt = Date.now() - (watch.clock() - out.turn_started) * 1000;
+    g.next = out.next_player;
+    startTurn({ text: setsText(out.table), spots: [] }, { player: out.next_player, startedAt, watchStart: out.turn_started });
+  }
+}
+
+// "not sure, check tiles o7 (or r7), J": the tiles an uncertain verdict hangs on, never a verdict.
+function checkText(event) {
+  const tiles = [...new Set((event.depends_on || []).map(d => (d.alternatives.length ? `${d.tile} (or ${d.alternatives.join(", ")})` : d.tile)))];
+  if (tiles.length) return `not sure, check tiles ${tiles.join(", ")}`;
+  return `not sure, check the table${event.reason ? ` (${event.reason})` : ""}`;
+}
+
+// One turn the tracker found: into the match's list (the service recorded it in the game) and on
+// screen with its verdict and consequence.
+function watchedTurn(event, out) {
+  const unsure = event.event === "uncertain";
+  const verdict = event.verdict || { status: "uncertain", played: [], violations: [], opens: false, consequence: null };
+  const consequence = verdict.consequence || {};
+  const left = consequence.restore_table ? event.before : event.after;
+  match.recordTurn({
+    game: { next_player: out.next_player, table: left },
+    turn: { number: event.number, player: event.player, seconds: event.seconds, drew: event.drew, verdict },
+  });
+  const g = game();
+  if (unsure) g.turns[g.turns.length - 1].why = checkText(event);
+  match.save();
+  const played = verdict.played || [];
+  const what = event.drew ? "drew a tile" : played.length ? `played ${played.join(" ")}` : "played nothing";
+  const title = unsure ? checkText(event) : verdict.status.toUpperCase();
+  const box = $("#verdict");
+  box.replaceChildren(el("p", { class: `verdict ${unsure ? "unsure" : verdict.status === "legal" ? "ok" : "bad"}` },
+    `Turn ${event.number}, ${event.player}: ${title}`));
+  box.append(el("p", {}, event.drew ? "Drew a tile" : "Played: ", played.length ? tilesText(played.join(" ")) : event.drew ? "" : "nothing",
+    ` · ${event.seconds} s`));
+  if (unsure) {
+    box.append(el("p", { class: "help" }, "Nothing is decided: look at those tiles on the table. The game goes on."));
+  } else {
+    const list = el("ul");
+    for (const v of verdict.violations) list.append(el("li", {}, v.message));
+    if (verdict.violations.length) box.append(list);
+    if (consequence.text) {
+      box.append(el("p", { class: "penalty" }, verdict.status === "legal" ? "" : el("strong", {}, "Penalty: "), consequence.text));
+    }
+  }
+  if (event.recorded === false) {
+    box.append(el("p", { class: "unsure-note" }, `Not in the game's record: ${event.record_error}`));
+  }
+  lastVerdict = null;
+  say(`Turn ${event.number}: ${event.player} ${what}, ${unsure ? checkText(event) : verdict.status} (${event.seconds} s).`, { error: event.recorded === false });
+  showState();
+}
 
 export function init(pageHooks) {
   page = pageHooks;
@@ -340,6 +553,8 @@ export function init(pageHooks) {
   });
   $("#ref-drew").addEventListener("click", drew);
   $("#ref-before").addEventListener("click", restartTurn);
+  $("#ref-auto").addEventListener("change", event => (event.target.checked ? startWatching() : stopWatching()));
+  $("#ref-auto-stop").addEventListener("click", () => stopWatching());
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && turn() && state.mode === "referee") keepAwake();
   });

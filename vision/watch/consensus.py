@@ -3,8 +3,8 @@
 One scan can miss a tile under glare or misread it once; a player must never be judged on
 that. So while the table is still, several scans are kept and each tile is followed from scan
 to scan by where it lies (a tile does not move on a still table). A tile counts only when it
-was seen in every one of the last ``min_scans`` scans; a tile seen now and then (a flicker)
-never counts. When the scans do not agree after ``max_scans``, the majority decides, and a tile
+was seen in every one of the last ``min_scans`` scans (or of those around one odd scan, a
+frame smeared by a small shake); a tile seen now and then (a flicker) never counts. When the scans do not agree after ``max_scans``, the majority decides, and a tile
 whose reading still varies, or is read with low confidence, is marked uncertain: the referee
 then tries its other readings before it accuses anyone.
 """
@@ -123,26 +123,39 @@ class ReadingWindow:
         """The agreed reading, or None while the scans still disagree (and fewer than ``max_scans``).
 
         Agreement: over the last ``min_scans`` scans every tile was seen in all or in none of
-        them, each read the same way every time.
+        them, each read the same way every time. Or, when one scan among the last
+        ``min_scans + 1`` (not the newest) is the odd one out, the others agree that way: one
+        frame smeared by a small shake or caught by a glint then costs no more scans (the
+        verdict would wait for two more still scans otherwise), and a tile it read otherwise is
+        marked uncertain, as any tile whose reading varies is.
         """
         if self._scans < self.min_scans:
             return None
         recent = set(range(self._scans - self.min_scans, self._scans))
-        steady = True
-        for track in self._tracks:
-            seen = recent & set(track.seen)
-            if seen and (seen != recent or len({label for n, label in zip(track.seen, track.labels) if n in recent}) > 1):
-                steady = False
-                break
-        if steady:
-            kept = [t for t in self._tracks if recent <= set(t.seen)]
-            return self._reading(kept, recent)
+        if self._agree(recent):
+            return self._reading([t for t in self._tracks if recent <= set(t.seen)], recent)
+        if self._scans > self.min_scans:
+            span = set(range(self._scans - self.min_scans - 1, self._scans))
+            for odd in sorted(span - {min(span), max(span)}, reverse=True):
+                chosen = span - {odd}
+                if self._agree(chosen):
+                    return self._reading([t for t in self._tracks if chosen <= set(t.seen)], chosen, doubt=span)
         if self._scans >= self.max_scans:
             kept = [t for t in self._tracks if len(t.seen) * 2 > self._scans]
             return self._reading(kept, set(range(self._scans)))
         return None
 
-    def _reading(self, tracks: list[_Track], scans: set[int]) -> Reading:
+    def _agree(self, scans: set[int]) -> bool:
+        """Every tile seen in all of ``scans`` or in none, read the same way in each."""
+        for track in self._tracks:
+            seen = scans & set(track.seen)
+            if seen and (seen != scans or len({label for n, label in zip(track.seen, track.labels) if n in scans}) > 1):
+                return False
+        return True
+
+    def _reading(self, tracks: list[_Track], scans: set[int], doubt: set[int] | None = None) -> Reading:
+        """The reading of ``tracks`` by their votes in ``scans``; a tile read two ways within
+        ``doubt`` (scans left out of the vote) is uncertain."""
         if not tracks:
             empty = TileDetections.empty()
             return Reading(found=empty, layout=lay_out(empty, "table"), uncertain=())
@@ -162,5 +175,9 @@ class ReadingWindow:
             labels=tuple(labels),
             read_confidence=np.asarray(read_confidence, np.float32),
         )
-        unsure = [int(i) for i in np.flatnonzero(found.confidence < UNCERTAIN_BELOW)]
+        unsure = {int(i) for i in np.flatnonzero(found.confidence < UNCERTAIN_BELOW)}
+        if doubt:
+            unsure |= {i for i, track in enumerate(tracks)
+                       if len({label for n, label in zip(track.seen, track.labels) if n in doubt}) > 1}
+        unsure = sorted(unsure)
         return Reading(found=found, layout=lay_out(found, "table"), uncertain=tuple(unsure))

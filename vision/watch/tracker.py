@@ -188,6 +188,13 @@ class TurnTracker:
         """The settled table as the tracker last read it (empty before the first reading)."""
         return _table_of(self.reading) if self.reading is not None else []
 
+    @property
+    def turn_started(self) -> float | None:
+        """When the player whose turn it is began (seconds into the source): the table settling
+        after the last turn, the draw, or the table put back; ``None`` before the first reading.
+        A turn's ``seconds`` count from here, so a clock shown elsewhere should too."""
+        return self._turn_started
+
     def has_opened(self, player: str) -> bool:
         return player in self._opened
 
