@@ -24,7 +24,10 @@ Per variant:
 * false finds per 100 photos, and wrong reads the pipeline was sure of (confidence at or above
   the scanner's unsure threshold, on a photo it did not call too blurred or dark) per 200
   labelled tiles;
-* told to retake: photos the scan called too blurred or too dark ("hold steady", "more light").
+* told to retake: photos the scan called too blurred or too dark ("hold steady", "more light");
+* where the errors come from (``--causes``): counted tiles the finder missed, boxes on no tile
+  (false finds) and found tiles read wrong (misreads), so a retraining aims at the stage
+  that fails.
 
 Tiles cut by a crop to less than half their face are not counted either way (a scan may find
 them or not). Latency here is the scan only; ``benchmarks/vision.py`` times decoding too.
@@ -89,6 +92,8 @@ class Tally:
     reported: int = 0
     right: int = 0
     false_finds: int = 0
+    missed: int = 0
+    misread: int = 0
     sure_wrong: int = 0
     sets: int = 0
     sets_rebuilt: int = 0
@@ -110,6 +115,8 @@ class Tally:
         self.reported += len(found) - len(ignored)
         self.right += len(right)
         self.false_finds += len(unmatched)
+        self.missed += sum(1 for t in range(len(case.labels)) if case.counted[t] and t not in partner)
+        self.misread += sum(1 for t, f in partner.items() if case.counted[t] and f not in right)
         unsure = set(result.uncertain)
         self.sure_wrong += sum(1 for f in wrong if f not in unsure)
         if len(right) == int(case.counted.sum()) == len(found) - len(ignored):
@@ -138,6 +145,7 @@ class Tally:
             "perfect": self.perfect, "sets": self.sets, "sets_rebuilt": self.sets_rebuilt,
             "rack_right": self.rack_right, "advised": self.advised,
             "false_finds_per_100_photos": round(100 * self.false_finds / max(1, self.photos), 1),
+            "missed": self.missed, "false_finds": self.false_finds, "misread": self.misread,
             "sure_wrong_per_200_tiles": round(200 * self.sure_wrong / max(1, self.labelled), 2),
             "median_ms": round(statistics.median(self.latencies_ms), 1) if self.latencies_ms else 0.0,
         }
@@ -350,6 +358,14 @@ def run(scanner: Scanner, name: str, cases: Iterator[Case] | list[Case], total: 
     return row
 
 
+def print_causes(rows: list[dict]) -> None:
+    """Which stage the errors come from: the finder (missed, false finds) or the reader (misreads)."""
+    print("| variant | tiles | missed (finder) | false finds (finder) | misread (reader) |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['variant']} | {r['tiles']} | {r['missed']} | {r['false_finds']} | {r['misread']} |")
+
+
 def print_table(rows: list[dict]) -> None:
     print("| variant | photos | precision | recall | F1 | photos perfect | sets rebuilt | rack right "
           "| false finds /100 photos | sure wrong /200 tiles | told to retake | median scan ms |")
@@ -374,6 +390,8 @@ def main() -> int:
                              "../shared/datasets/rummikub-photos beside the checkout)")
     parser.add_argument("--manifest", type=Path, default=MANIFEST, help="held-out split (rummi dataset real)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads per model (0: its default)")
+    parser.add_argument("--causes", action="store_true",
+                        help="also print missed / false finds / misreads per variant")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
     args = parser.parse_args()
     chosen = [v.strip() for v in args.variants.split(",") if v.strip()]
@@ -395,6 +413,9 @@ def main() -> int:
         for printing in PRINTS:
             rows.append(run(scanner, f"generated {printing}", generated_cases(printing, args.scenes), args.scenes))
     print_table(rows)
+    if args.causes:
+        print()
+        print_causes(rows)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
     return 0
