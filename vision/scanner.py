@@ -54,6 +54,7 @@ class ScanResult:
     uncertain: list[int]
     timings_ms: dict[str, float] = field(default_factory=dict)
     quality: PhotoQuality = field(default_factory=lambda: PhotoQuality(float("nan"), float("nan")))
+    edition: str = "standard"
 
     @property
     def advice(self) -> list[str]:
@@ -62,18 +63,18 @@ class ScanResult:
 
     @property
     def tiles(self) -> list[Tile]:
-        return [t for t in self.found.tiles() if t is not None]
+        return [t for t in self.found.tiles(self.edition) if t is not None]
 
     @property
     def sets(self) -> list[list[Tile]]:
-        tiles = self.found.tiles()
+        tiles = self.found.tiles(self.edition)
         return [[tiles[i] for i in s] for s in self.layout.sets]  # type: ignore[misc]
 
     @property
     def rack(self) -> list[Tile] | None:
         if self.layout.rack is None:
             return None
-        tiles = self.found.tiles()
+        tiles = self.found.tiles(self.edition)
         return [tiles[i] for i in self.layout.rack]  # type: ignore[misc]
 
     def verdicts(self) -> list[SetVerdict]:
@@ -144,9 +145,11 @@ class Scanner:
         return cls(finder, reader)
 
     def scan(self, image_bgr: np.ndarray, kind: LayoutKind = "auto",
-             photo_scale: tuple[float, float] = (1.0, 1.0)) -> ScanResult:
+             photo_scale: tuple[float, float] = (1.0, 1.0), edition: str = "standard") -> ScanResult:
         """Read one photo. ``photo_scale``: photo pixels per pixel of ``image_bgr`` (from
-        :func:`vision.image_io.load_for_scan`), so corners come out in the photo's pixels."""
+        :func:`vision.image_io.load_for_scan`), so corners come out in the photo's pixels.
+        ``edition``: the box's edition name; Expert's and Twist's jokers are then named by
+        their colour (``Jk``.., ``Jc``..), every other edition's are ``J``."""
         if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
             raise ValueError("scan expects an H x W x 3 uint8 BGR image (use vision.image_io.load_image)")
         clock = time.perf_counter()
@@ -159,7 +162,8 @@ class Scanner:
             seen = balanced(image_bgr, gains)
             found = self.finder.find(seen)
         found_at = time.perf_counter()
-        found = self.reader.read(seen, found)
+        # A box the reader says holds no tile never reaches the layout, a score or a hint.
+        found = self.reader.read(seen, found, edition).without_non_tiles()
         read_at = time.perf_counter()
         on_ledge = stands_on_a_ledge(seen, found) if kind == "auto" else None
         layout = lay_out(found, kind, on_ledge)
@@ -182,7 +186,8 @@ class Scanner:
             "quality": (done - laid_at) * 1000,
             "total": (done - clock) * 1000,
         }
-        return ScanResult(found=found, layout=layout, uncertain=uncertain, timings_ms=timings, quality=quality)
+        return ScanResult(found=found, layout=layout, uncertain=uncertain, timings_ms=timings, quality=quality,
+                          edition=edition)
 
     @staticmethod
     def _judged(found: TileDetections, most: int = 24) -> np.ndarray:
