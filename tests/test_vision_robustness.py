@@ -77,3 +77,22 @@ def test_the_tally_says_which_stage_failed() -> None:
     row = tally.row("x")
     assert (row["missed"], row["false_finds"], row["misread"]) == (1, 1, 1)
     assert row["perfect"] == 0 and row["precision"] == pytest.approx(1 / 3, abs=1e-3)
+
+
+def test_a_joker_read_in_its_colour_is_right_and_counted_as_coloured() -> None:
+    """Scanned as Expert, a red joker comes back as ``Jr``: right as a joker, and its colour
+    counted; a blue one read as black is a joker still, with the colour wrong."""
+    from rummi.vision.detections import TileDetections
+    from rummi.vision.layout import Layout
+    from rummi.vision.scanner import ScanResult
+
+    case = bright_square_case()
+    case.labels[:] = ["J", "J"]
+    case.joker_colours = {0: "Jr", 1: "Jb"}
+    found = TileDetections.from_corners(np.stack(case.outlines), np.ones(2, np.float32))
+    found = found.with_reads(found.corners, ["Jr", "Jk"], np.ones(2, np.float32))
+    tally = robustness.Tally()
+    tally.add(case, ScanResult(found=found, layout=Layout([], None), uncertain=[]), 1.0)
+    row = tally.row("x")
+    assert row["perfect"] == 1 and row["precision"] == 1.0
+    assert (row["joker_colour_right"], row["jokers_coloured"]) == (1, 2)
