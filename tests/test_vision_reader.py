@@ -102,3 +102,59 @@ def test_augmented_crops_keep_their_size() -> None:
         out = change(crop, rng)
         assert out.shape == crop.shape and out.dtype == np.uint8
         assert not np.array_equal(out, crop), change.__name__
+
+
+# --- the shipped reader, on the bundled real photos ------------------------------------------
+SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples"
+
+
+@pytest.fixture(scope="module")
+def shipped_reader() -> TileReader:
+    from rummi.vision.onnx_model import default_models_dir, load_onnx_model
+
+    return TileReader(load_onnx_model(default_models_dir() / "tile-reader", 1))
+
+
+def sample_boxes(seed: int = 0) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per bundled photo: the photo, its labelled tiles' corners (TL, TR, BR, BL of the
+    minimum-area box) and tile-sized boxes on no tile (on the table, half off a tile)."""
+    import cv2
+    from rummi.vision.evaluation import labelled_photos
+    from rummi.vision.geometry import portrait_order
+    from rummi.vision.image_io import load_image
+    from rummi.vision.training.hard_examples import clear_of_tiles, straddling, tile_sized_box
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for photo in labelled_photos(SAMPLES):
+        image = load_image(photo.image)
+        quads = np.stack([portrait_order(cv2.boxPoints(cv2.minAreaRect(np.asarray(o, np.float32))))
+                          for o in photo.outlines])
+        width = float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)))
+        empty = []
+        for quad in quads:
+            moved = straddling(quad, rng)
+            if clear_of_tiles(moved.mean(axis=0), quads):
+                empty.append(moved)
+        h, w = image.shape[:2]
+        while len(empty) < 2 * len(quads):
+            centre = rng.uniform([width, width], [w - width, h - width])
+            if clear_of_tiles(centre, quads, clear=0.75):
+                empty.append(tile_sized_box(centre, width, rng))
+        out.append((image, quads.astype(np.float32), np.stack(empty).astype(np.float32)))
+    return out
+
+
+def test_the_shipped_reader_refuses_boxes_on_no_tile_and_keeps_the_tiles(shipped_reader: TileReader) -> None:
+    if shipped_reader.none_column is None:
+        pytest.fail("the shipped tile-reader has no 'none' answer (model.json: not_a_tile)")
+    kept = refused = tiles = empties = 0
+    for image, quads, empty in sample_boxes():
+        read = shipped_reader.read(image, TileDetections.from_corners(quads, np.ones(len(quads))))
+        kept += sum(label != NOT_A_TILE for label in read.labels)
+        tiles += len(quads)
+        read = shipped_reader.read(image, TileDetections.from_corners(empty, np.ones(len(empty))))
+        refused += sum(label == NOT_A_TILE for label in read.labels)
+        empties += len(empty)
+    assert kept / tiles >= 0.98, f"{tiles - kept} of {tiles} real tiles answered 'none'"
+    assert refused / empties >= 0.9, f"only {refused} of {empties} boxes on no tile answered 'none'"
