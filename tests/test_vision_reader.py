@@ -158,3 +158,13 @@ def test_the_shipped_reader_refuses_boxes_on_no_tile_and_keeps_the_tiles(shipped
         empties += len(empty)
     assert kept / tiles >= 0.98, f"{tiles - kept} of {tiles} real tiles answered 'none'"
     assert refused / empties >= 0.9, f"only {refused} of {empties} boxes on no tile answered 'none'"
+
+
+def test_the_confusion_picture_has_a_row_for_every_tile_whatever_the_reader_answers() -> None:
+    from collections import Counter
+
+    from rummi.vision.evaluation import NONE, confusion_image
+
+    picture = confusion_image(Counter({("J", "J"): 2, ("r7", NONE): 1}), list(READER_CLASSES))
+    rows = len(TILE_CLASSES) + 1  # the 53 tiles (one J) and "no tile"
+    assert picture.shape[:2] == (40 + rows * 16 + 10, 40 + rows * 16 + 10)
