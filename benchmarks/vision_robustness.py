@@ -26,7 +26,8 @@ Per variant:
   labelled tiles;
 * told to retake: photos the scan called too blurred or too dark ("hold steady", "more light");
 * where the errors come from (``--causes``): counted tiles the finder missed, boxes on no tile
-  (false finds) and found tiles read wrong (misreads), so a retraining aims at the stage
+  (false finds), tiles the finder found but the reader answered "not a tile" (refused) and
+  found tiles read wrong (misreads), so a retraining aims at the stage
   that fails; and for generated scenes, the jokers whose colour the truth gives (Expert's,
   Twist's) read in the right colour (photos are scanned as Expert, which names jokers by
   colour; a tile is right when its number and colour, or "joker", are).
@@ -97,6 +98,7 @@ class Tally:
     right: int = 0
     false_finds: int = 0
     missed: int = 0
+    refused: int = 0
     misread: int = 0
     sure_wrong: int = 0
     sets: int = 0
@@ -122,7 +124,10 @@ class Tally:
         self.reported += len(found) - len(ignored)
         self.right += len(right)
         self.false_finds += len(unmatched)
-        self.missed += sum(1 for t in range(len(case.labels)) if case.counted[t] and t not in partner)
+        missed = [t for t in range(len(case.labels)) if case.counted[t] and t not in partner]
+        refused = set(match_indices(result.refused.centers, [case.outlines[t] for t in missed]))
+        self.refused += len(refused)
+        self.missed += len(missed) - len(refused)
         self.misread += sum(1 for t, f in partner.items() if case.counted[t] and f not in right)
         unsure = set(result.uncertain)
         self.sure_wrong += sum(1 for f in wrong if f not in unsure)
@@ -157,7 +162,7 @@ class Tally:
             "rack_right": self.rack_right, "advised": self.advised,
             "false_finds_per_100_photos": round(100 * self.false_finds / max(1, self.photos), 1),
             "jokers_coloured": self.jokers_coloured, "joker_colour_right": self.joker_colour_right,
-            "missed": self.missed, "false_finds": self.false_finds, "misread": self.misread,
+            "missed": self.missed, "refused": self.refused, "false_finds": self.false_finds, "misread": self.misread,
             "sure_wrong_per_200_tiles": round(200 * self.sure_wrong / max(1, self.labelled), 2),
             "median_ms": round(statistics.median(self.latencies_ms), 1) if self.latencies_ms else 0.0,
         }
@@ -377,11 +382,13 @@ def run(scanner: Scanner, name: str, cases: Iterator[Case] | list[Case], total: 
 
 def print_causes(rows: list[dict]) -> None:
     """Which stage the errors come from: the finder (missed, false finds) or the reader (misreads)."""
-    print("| variant | tiles | missed (finder) | false finds (finder) | misread (reader) | joker colour right |")
-    print("|---|---|---|---|---|---|")
+    print("| variant | tiles | missed (finder) | false finds (finder) | refused as no tile (reader) "
+          "| misread (reader) | joker colour right |")
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
         colour = f"{r['joker_colour_right']}/{r['jokers_coloured']}" if r["jokers_coloured"] else "-"
-        print(f"| {r['variant']} | {r['tiles']} | {r['missed']} | {r['false_finds']} | {r['misread']} | {colour} |")
+        print(f"| {r['variant']} | {r['tiles']} | {r['missed']} | {r['false_finds']} | {r['refused']} "
+              f"| {r['misread']} | {colour} |")
 
 
 def print_table(rows: list[dict]) -> None:

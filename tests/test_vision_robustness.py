@@ -96,3 +96,18 @@ def test_a_joker_read_in_its_colour_is_right_and_counted_as_coloured() -> None:
     row = tally.row("x")
     assert row["perfect"] == 1 and row["precision"] == 1.0
     assert (row["joker_colour_right"], row["jokers_coloured"]) == (1, 2)
+
+
+def test_a_tile_the_reader_refused_is_not_the_finder_s_miss() -> None:
+    from rummi.vision.detections import TileDetections
+    from rummi.vision.layout import Layout
+    from rummi.vision.scanner import ScanResult
+
+    case = bright_square_case()
+    found = TileDetections.from_corners(np.stack(case.outlines[:1]), np.ones(1, np.float32))
+    found = found.with_reads(found.corners, ["r1"], np.ones(1, np.float32))
+    refused = TileDetections.from_corners(np.stack(case.outlines[1:]), np.ones(1, np.float32))
+    tally = robustness.Tally()
+    tally.add(case, ScanResult(found=found, layout=Layout([], None), uncertain=[], refused=refused), 1.0)
+    row = tally.row("x")
+    assert (row["missed"], row["refused"], row["misread"]) == (0, 1, 0) and row["recall"] == 0.5

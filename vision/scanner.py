@@ -22,6 +22,7 @@ import numpy as np
 from rummi.engine.melds import SetVerdict, classify
 from rummi.engine.notation import format_tiles
 from rummi.engine.tiles import Tile
+from rummi.vision.classes import NOT_A_TILE
 from rummi.vision.detections import TileDetections
 from rummi.vision.finder import TileFinder
 from rummi.vision.geometry import warp_crop
@@ -55,6 +56,9 @@ class ScanResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
     quality: PhotoQuality = field(default_factory=lambda: PhotoQuality(float("nan"), float("nan")))
     edition: str = "standard"
+    #: Boxes the reader answered "none" (not a tile): kept out of everything above, kept here
+    #: so a benchmark can tell a tile the finder missed from one the reader refused.
+    refused: TileDetections = field(default_factory=TileDetections.empty)
 
     @property
     def advice(self) -> list[str]:
@@ -163,7 +167,9 @@ class Scanner:
             found = self.finder.find(seen)
         found_at = time.perf_counter()
         # A box the reader says holds no tile never reaches the layout, a score or a hint.
-        found = self.reader.read(seen, found, edition).without_non_tiles()
+        read = self.reader.read(seen, found, edition)
+        found = read.without_non_tiles()
+        refused = read[np.array([label == NOT_A_TILE for label in read.labels], bool)]
         read_at = time.perf_counter()
         on_ledge = stands_on_a_ledge(seen, found) if kind == "auto" else None
         layout = lay_out(found, kind, on_ledge)
@@ -173,7 +179,7 @@ class Scanner:
         laid_at = time.perf_counter()
         quality = assess([self.reader.crop(image_bgr, c) for c in self._judged(found)], image_bgr)
         if tuple(photo_scale) != (1.0, 1.0):
-            found = found.scaled(photo_scale)
+            found, refused = found.scaled(photo_scale), refused.scaled(photo_scale)
         done = time.perf_counter()
         unsure = found.confidence < self.uncertain_below
         if not quality.readable:  # a shaken or dark photo: no read of it is sure
@@ -187,7 +193,7 @@ class Scanner:
             "total": (done - clock) * 1000,
         }
         return ScanResult(found=found, layout=layout, uncertain=uncertain, timings_ms=timings, quality=quality,
-                          edition=edition)
+                          edition=edition, refused=refused)
 
     @staticmethod
     def _judged(found: TileDetections, most: int = 24) -> np.ndarray:
