@@ -24,7 +24,13 @@ Per variant:
 * false finds per 100 photos, and wrong reads the pipeline was sure of (confidence at or above
   the scanner's unsure threshold, on a photo it did not call too blurred or dark) per 200
   labelled tiles;
-* told to retake: photos the scan called too blurred or too dark ("hold steady", "more light").
+* told to retake: photos the scan called too blurred or too dark ("hold steady", "more light");
+* where the errors come from (``--causes``): counted tiles the finder missed, boxes on no tile
+  (false finds), tiles the finder found but the reader answered "not a tile" (refused) and
+  found tiles read wrong (misreads), so a retraining aims at the stage
+  that fails; and for generated scenes, the jokers whose colour the truth gives (Expert's,
+  Twist's) read in the right colour (photos are scanned as Expert, which names jokers by
+  colour; a tile is right when its number and colour, or "joker", are).
 
 Tiles cut by a crop to less than half their face are not counted either way (a scan may find
 them or not). Latency here is the scan only; ``benchmarks/vision.py`` times decoding too.
@@ -50,7 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rummi.datasets.real import default_real_photos  # noqa: E402
-from rummi.vision.classes import reader_class  # noqa: E402
+from rummi.vision.classes import JOKER_COLOUR_OF, reader_class  # noqa: E402
 from rummi.vision.detections import TileDetections  # noqa: E402
 from rummi.vision.evaluation import holdout_filter, labelled_photos, match_indices  # noqa: E402
 from rummi.vision.geometry import portrait_order  # noqa: E402
@@ -79,6 +85,8 @@ class Case:
     counted: np.ndarray  # (N,) bool: tiles that must be found
     sets: list[list[int]]  # indices into labels
     rack: list[int] | None  # indices into labels, None when the photo shows no rack
+    #: Jokers whose colour the truth gives (generated Expert and Twist jokers): index -> Jk/Jb/Jo/Jr.
+    joker_colours: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -89,20 +97,26 @@ class Tally:
     reported: int = 0
     right: int = 0
     false_finds: int = 0
+    missed: int = 0
+    refused: int = 0
+    misread: int = 0
     sure_wrong: int = 0
     sets: int = 0
     sets_rebuilt: int = 0
     rack_right: int = 0
     advised: int = 0
+    jokers_coloured: int = 0
+    joker_colour_right: int = 0
     latencies_ms: list[float] = field(default_factory=list)
     imperfect: list[str] = field(default_factory=list)
 
     def add(self, case: Case, result: ScanResult, latency_ms: float) -> None:
         found = result.found
+        read = [reader_class(label) if label is not None else None for label in found.labels]
         partner = match_indices(found.centers, case.outlines)
         of_found = {f: t for t, f in partner.items()}
         ignored = {f for t, f in partner.items() if not case.counted[t]}
-        right = {f for t, f in partner.items() if case.counted[t] and found.labels[f] == case.labels[t]}
+        right = {f for t, f in partner.items() if case.counted[t] and read[f] == case.labels[t]}
         unmatched = [f for f in range(len(found)) if f not in of_found]
         wrong = [f for f in range(len(found)) if f not in right and f not in ignored]
         self.photos += 1
@@ -110,6 +124,11 @@ class Tally:
         self.reported += len(found) - len(ignored)
         self.right += len(right)
         self.false_finds += len(unmatched)
+        missed = [t for t in range(len(case.labels)) if case.counted[t] and t not in partner]
+        refused = set(match_indices(result.refused.centers, [case.outlines[t] for t in missed]))
+        self.refused += len(refused)
+        self.missed += len(missed) - len(refused)
+        self.misread += sum(1 for t, f in partner.items() if case.counted[t] and f not in right)
         unsure = set(result.uncertain)
         self.sure_wrong += sum(1 for f in wrong if f not in unsure)
         if len(right) == int(case.counted.sum()) == len(found) - len(ignored):
@@ -126,6 +145,10 @@ class Tally:
             self.sets_rebuilt += any(s == wanted and ok for s, ok in zip(scanned_sets, all_right))
         self.rack_right += _rack_right(case, result, of_found)
         self.advised += bool(result.advice)
+        for t, colour in case.joker_colours.items():
+            if case.counted[t] and t in partner:
+                self.jokers_coloured += 1
+                self.joker_colour_right += found.labels[partner[t]] == colour
         self.latencies_ms.append(latency_ms)
 
     def row(self, name: str) -> dict[str, float | int | str]:
@@ -138,6 +161,8 @@ class Tally:
             "perfect": self.perfect, "sets": self.sets, "sets_rebuilt": self.sets_rebuilt,
             "rack_right": self.rack_right, "advised": self.advised,
             "false_finds_per_100_photos": round(100 * self.false_finds / max(1, self.photos), 1),
+            "jokers_coloured": self.jokers_coloured, "joker_colour_right": self.joker_colour_right,
+            "missed": self.missed, "refused": self.refused, "false_finds": self.false_finds, "misread": self.misread,
             "sure_wrong_per_200_tiles": round(200 * self.sure_wrong / max(1, self.labelled), 2),
             "median_ms": round(statistics.median(self.latencies_ms), 1) if self.latencies_ms else 0.0,
         }
@@ -211,8 +236,9 @@ def generated_cases(printing: str, count: int) -> Iterator[Case]:
         outlines = [np.asarray(t.quad, np.float32) for t in scene.tiles]
         counted = np.array([t.visible_fraction >= MIN_COUNTED_FRACTION for t in scene.tiles], bool)
         on_rack = [i for i, t in enumerate(scene.tiles) if t.on_rack]
+        colours = {i: JOKER_COLOUR_OF[t.notation] for i, t in enumerate(scene.tiles) if t.notation in JOKER_COLOUR_OF}
         yield Case(f"{scene.name}-{scene.meta['kind']}", image, labels, outlines, counted,
-                   [list(s) for s in scene.sets], on_rack or None)
+                   [list(s) for s in scene.sets], on_rack or None, colours)
 
 
 # --- the variants ------------------------------------------------------------------------
@@ -222,11 +248,13 @@ Variant = Callable[[Case], Case]
 def _moved(case: Case, image: np.ndarray, matrix: np.ndarray) -> Case:
     """The case with its picture replaced and its outlines carried by a 3x3 ``matrix``."""
     outlines = [cv2.perspectiveTransform(o.reshape(-1, 1, 2), matrix).reshape(-1, 2) for o in case.outlines]
-    return Case(case.name, image, case.labels, outlines, case.counted.copy(), case.sets, case.rack)
+    return Case(case.name, image, case.labels, outlines, case.counted.copy(), case.sets, case.rack,
+                case.joker_colours)
 
 
 def _pixels(case: Case, image: np.ndarray) -> Case:
-    return Case(case.name, image, case.labels, case.outlines, case.counted, case.sets, case.rack)
+    return Case(case.name, image, case.labels, case.outlines, case.counted, case.sets, case.rack,
+                case.joker_colours)
 
 
 def rotated(quarters: int) -> Variant:
@@ -340,7 +368,9 @@ def run(scanner: Scanner, name: str, cases: Iterator[Case] | list[Case], total: 
     for number, case in enumerate(cases, start=1):
         changed = variant(case)
         clock = time.perf_counter()
-        result = scanner.scan(changed.image)
+        # Expert names a joker by its colour, so the colour read can be checked; a tile is
+        # right when its reader class (every joker J) is.
+        result = scanner.scan(changed.image, edition="expert")
         tally.add(changed, result, (time.perf_counter() - clock) * 1000)
         print(f"\r  {name:<18} {number}/{total}  {time.perf_counter() - started:5.0f} s", end="",
               file=sys.stderr, flush=True)
@@ -348,6 +378,17 @@ def run(scanner: Scanner, name: str, cases: Iterator[Case] | list[Case], total: 
     row = tally.row(name)
     row["imperfect"] = tally.imperfect
     return row
+
+
+def print_causes(rows: list[dict]) -> None:
+    """Which stage the errors come from: the finder (missed, false finds) or the reader (misreads)."""
+    print("| variant | tiles | missed (finder) | false finds (finder) | refused as no tile (reader) "
+          "| misread (reader) | joker colour right |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        colour = f"{r['joker_colour_right']}/{r['jokers_coloured']}" if r["jokers_coloured"] else "-"
+        print(f"| {r['variant']} | {r['tiles']} | {r['missed']} | {r['false_finds']} | {r['refused']} "
+              f"| {r['misread']} | {colour} |")
 
 
 def print_table(rows: list[dict]) -> None:
@@ -374,6 +415,8 @@ def main() -> int:
                              "../shared/datasets/rummikub-photos beside the checkout)")
     parser.add_argument("--manifest", type=Path, default=MANIFEST, help="held-out split (rummi dataset real)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads per model (0: its default)")
+    parser.add_argument("--causes", action="store_true",
+                        help="also print missed / false finds / misreads per variant")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
     args = parser.parse_args()
     chosen = [v.strip() for v in args.variants.split(",") if v.strip()]
@@ -395,6 +438,9 @@ def main() -> int:
         for printing in PRINTS:
             rows.append(run(scanner, f"generated {printing}", generated_cases(printing, args.scenes), args.scenes))
     print_table(rows)
+    if args.causes:
+        print()
+        print_causes(rows)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
     return 0

@@ -56,3 +56,58 @@ def test_light_variants_change_only_pixels() -> None:
         assert all(np.array_equal(a, b) for a, b in zip(changed.outlines, case.outlines))
     warm = robustness.VARIANTS["warm-cast"](case).image[80, 80]
     assert warm.tolist() == pytest.approx([230 * 0.55, 230 * 0.8, 230], abs=1)  # BGR: blue and green dimmed
+
+
+def test_the_tally_says_which_stage_failed() -> None:
+    """One tile missed, one read wrong, one box on the table: the finder's two errors and the
+    reader's one are counted apart, and the photo is not perfect."""
+    from rummi.vision.detections import TileDetections
+    from rummi.vision.layout import Layout
+    from rummi.vision.scanner import ScanResult
+
+    case = bright_square_case()
+    case.labels.append("b3")
+    case.outlines.append(np.array([[150, 200], [195, 200], [195, 260], [150, 260]], np.float32))
+    case.counted = np.ones(3, bool)
+    boxes = np.stack([case.outlines[0], case.outlines[1], np.array([[5, 5], [40, 5], [40, 50], [5, 50]], np.float32)])
+    found = TileDetections.from_corners(boxes, np.ones(3, np.float32))
+    found = found.with_reads(found.corners, ["r1", "k3", "k5"], np.ones(3, np.float32))
+    tally = robustness.Tally()
+    tally.add(case, ScanResult(found=found, layout=Layout([], None), uncertain=[]), 1.0)
+    row = tally.row("x")
+    assert (row["missed"], row["false_finds"], row["misread"]) == (1, 1, 1)
+    assert row["perfect"] == 0 and row["precision"] == pytest.approx(1 / 3, abs=1e-3)
+
+
+def test_a_joker_read_in_its_colour_is_right_and_counted_as_coloured() -> None:
+    """Scanned as Expert, a red joker comes back as ``Jr``: right as a joker, and its colour
+    counted; a blue one read as black is a joker still, with the colour wrong."""
+    from rummi.vision.detections import TileDetections
+    from rummi.vision.layout import Layout
+    from rummi.vision.scanner import ScanResult
+
+    case = bright_square_case()
+    case.labels[:] = ["J", "J"]
+    case.joker_colours = {0: "Jr", 1: "Jb"}
+    found = TileDetections.from_corners(np.stack(case.outlines), np.ones(2, np.float32))
+    found = found.with_reads(found.corners, ["Jr", "Jk"], np.ones(2, np.float32))
+    tally = robustness.Tally()
+    tally.add(case, ScanResult(found=found, layout=Layout([], None), uncertain=[]), 1.0)
+    row = tally.row("x")
+    assert row["perfect"] == 1 and row["precision"] == 1.0
+    assert (row["joker_colour_right"], row["jokers_coloured"]) == (1, 2)
+
+
+def test_a_tile_the_reader_refused_is_not_the_finder_s_miss() -> None:
+    from rummi.vision.detections import TileDetections
+    from rummi.vision.layout import Layout
+    from rummi.vision.scanner import ScanResult
+
+    case = bright_square_case()
+    found = TileDetections.from_corners(np.stack(case.outlines[:1]), np.ones(1, np.float32))
+    found = found.with_reads(found.corners, ["r1"], np.ones(1, np.float32))
+    refused = TileDetections.from_corners(np.stack(case.outlines[1:]), np.ones(1, np.float32))
+    tally = robustness.Tally()
+    tally.add(case, ScanResult(found=found, layout=Layout([], None), uncertain=[], refused=refused), 1.0)
+    row = tally.row("x")
+    assert (row["missed"], row["refused"], row["misread"]) == (0, 1, 0) and row["recall"] == 0.5

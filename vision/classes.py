@@ -10,6 +10,11 @@ generated scenes) agrees and can be trained together by listing several folders 
   detector that also reads, and the reader (crop classifier).
 * Truth files keep the full notation, so Twist's ``Jd``/``Jm``/``Jc``/``Js`` and Expert's
   ``Jk``/``Jb``/``Jo``/``Jr`` survive there; :func:`reader_class` folds every joker to ``J``.
+* ``READER_CLASSES``: what the reader answers: the 52 numbered tiles, a joker by its colour
+  (``JOKER_COLOURS``, named as Expert's jokers) and ``NOT_A_TILE``, so a box on a knot in the
+  wood is dropped instead of read. A crop labelled plain ``J`` is a joker of unknown colour.
+  :func:`joker_names` says what a joker of each colour is called in an edition: plain ``J``
+  in the standard ones, Expert's ``Jk Jb Jo Jr``, Twist's ``Jc Jd Jm Js`` (rules.md 1.3).
 
     >>> source_name_to_notation("black_7"), source_name_to_notation("joker")
     ('k7', 'J')
@@ -31,6 +36,16 @@ FINDER_CLASSES: tuple[str, ...] = ("tile",)
 TILE_CLASSES: tuple[str, ...] = tuple(
     str(Tile.numbered(colour, number)) for colour in Colour for number in range(1, 14)
 ) + ("J",)
+
+#: A joker read by its colour; the names are Expert's coloured jokers (black, blue, orange, red).
+JOKER_COLOURS: tuple[str, ...] = ("Jk", "Jb", "Jo", "Jr")
+#: The reader's answer for a box that holds no tile (a face-down tile, clutter, half of two tiles).
+NOT_A_TILE = "none"
+READER_CLASSES: tuple[str, ...] = TILE_CLASSES[:-1] + JOKER_COLOURS + (NOT_A_TILE,)
+#: The colour of every joker kind whose colour its name gives (Twist's by rules.md 1.3).
+JOKER_COLOUR_OF: dict[str, str] = {"Jk": "Jk", "Jb": "Jb", "Jo": "Jo", "Jr": "Jr",
+                                   "Jc": "Jk", "Jd": "Jb", "Jm": "Jo", "Js": "Jr"}
+_TWIST_BY_COLOUR = {"Jk": "Jc", "Jb": "Jd", "Jo": "Jm", "Jr": "Js"}
 
 _SOURCE_COLOURS = {"black": Colour.BLACK, "blue": Colour.BLUE, "orange": Colour.ORANGE,
                    "yellow": Colour.ORANGE, "red": Colour.RED}
@@ -81,3 +96,19 @@ def reader_class(notation: str) -> str:
 def tile_class_index(notation: str) -> int:
     """Index of a tile in :data:`TILE_CLASSES` (every joker kind is ``J``)."""
     return TILE_CLASSES.index(reader_class(notation))
+
+
+def joker_names(edition: str = "standard") -> dict[str, str]:
+    """What a joker read as each of :data:`JOKER_COLOURS` is called in ``edition``.
+
+    Only Expert and Twist tell their jokers apart (by colour); every other edition has the
+    plain ``J``, so a scan's answer keeps the form it always had.
+
+        >>> joker_names()["Jr"], joker_names("expert")["Jr"], joker_names("twist")["Jr"]
+        ('J', 'Jr', 'Js')
+    """
+    if edition == "expert":
+        return {c: c for c in JOKER_COLOURS}
+    if edition == "twist":
+        return dict(_TWIST_BY_COLOUR)
+    return {c: "J" for c in JOKER_COLOURS}

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from rummi.engine.notation import parse_tile
 from rummi.engine.tiles import Tile
+from rummi.vision.classes import NOT_A_TILE
 
 #: A finder score from which a box is taken for a tile without doubt.
 SURELY_A_TILE = 0.5
@@ -134,8 +135,14 @@ class TileDetections:
         found = np.clip(self.find_confidence / SURELY_A_TILE, 0.0, 1.0)
         return found * self.read_confidence
 
-    def tiles(self) -> list[Tile | None]:
-        return [parse_tile(label) if label is not None else None for label in self.labels]
+    def without_non_tiles(self) -> TileDetections:
+        """The boxes the reader took for tiles: those it read as ``none`` (a face-down tile,
+        clutter, a box across two tiles) are dropped before any layout, score or hint."""
+        return self[np.array([label != NOT_A_TILE for label in self.labels], bool)]
+
+    def tiles(self, edition: str = "standard") -> list[Tile | None]:
+        """The engine's tiles; ``edition`` for the joker names only Expert and Twist have."""
+        return [parse_tile(label, edition) if label is not None else None for label in self.labels]
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:

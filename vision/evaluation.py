@@ -22,7 +22,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from rummi.vision.classes import class_names_from_yaml, source_name_to_notation
+from rummi.vision.classes import TILE_CLASSES, class_names_from_yaml, source_name_to_notation
 from rummi.vision.image_io import load_image
 from rummi.vision.scanner import Scanner, ScanResult
 
@@ -181,8 +181,15 @@ def evaluate(scanner: Scanner, photos: Iterable[LabelledPhoto],
 
 
 def confusion_image(confusion: Counter, classes: list[str]) -> np.ndarray:
-    """The confusion matrix as a picture: rows are the truth, columns the reading."""
-    labels = classes + [NONE]
+    """The confusion matrix as a picture: rows are the truth, columns the reading.
+
+    ``classes`` orders the rows; the scan's answers are tiles in notation (a reader's joker
+    colours and its "none" never reach them), so every tile class gets a row and a column
+    whether the reader's own answer list names it or not."""
+    seen = {name for pair in confusion for name in pair}
+    labels = [c for c in classes if c in TILE_CLASSES]
+    labels += [c for c in TILE_CLASSES if c not in labels]
+    labels += sorted(seen - set(labels) - {NONE}) + [NONE]
     index = {name: i for i, name in enumerate(labels)}
     size = len(labels)
     matrix = np.zeros((size, size), np.int64)

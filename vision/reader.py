@@ -2,9 +2,15 @@
 
 Each tile is cut out of the *full-resolution* photo along its four corners and warped to an
 upright portrait crop by :func:`vision.geometry.warp_crop`, the code the training crops are cut with. A small classifier
-then picks one of 53 tiles x 2 orientations (upright, or turned by 180 degrees). Reading the
+then picks one of its answers x 2 orientations (upright, or turned by 180 degrees). Reading the
 orientation together with the number is what tells a 6 from an upside-down 9: the model sees
 where the number sits on the face and where the brand mark is.
+
+The answers are the model's (``model.json: tiles``): the 52 numbered tiles, the joker (one
+answer ``J``, or one per colour ``Jk Jb Jo Jr``) and, in a reader trained with hard
+negatives, ``none``: the box holds no tile (clutter, a face-down tile, half of two tiles), and
+the scanner drops it. The joker's colours are added up before the tile is chosen (a joker is
+first a joker); the colour then names it as the edition does (:func:`vision.classes.joker_names`).
 
 A tile read with little confidence gets a closer look (see :meth:`TileReader.read`): its crop
 read both ways up and averaged ("r6 upright" of one is "r6 upside down" of the other), then
@@ -15,6 +21,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from rummi.vision.classes import joker_names
 from rummi.vision.detections import TileDetections
 from rummi.vision.geometry import CROP_SIZE, warp_crop
 from rummi.vision.onnx_model import OnnxModel
@@ -42,11 +49,6 @@ def quarter_turned(corners: np.ndarray) -> np.ndarray:
     return (np.stack([-offsets[..., 1], offsets[..., 0]], axis=-1) + centres).astype(np.float32)
 
 
-def _sureness(probabilities: np.ndarray) -> np.ndarray:
-    """The probability of the single likeliest (orientation, tile) per crop."""
-    return probabilities.reshape(len(probabilities), -1).max(axis=1)
-
-
 class TileReader:
     """Runs the crop classifier. ``read(photo, found)`` returns ``found`` with labels filled."""
 
@@ -58,14 +60,20 @@ class TileReader:
         crop_w, crop_h = model.meta.get("crop_wh", CROP_SIZE)
         self.crop_size: tuple[int, int] = (int(crop_w), int(crop_h))
         self.read_turned: bool = bool(model.meta.get("read_turned", True))
+        #: Columns of the joker's answers (one, or one per colour) and of "none" (or None).
+        self.joker_columns = np.array([i for i, n in enumerate(self.tile_names) if n.startswith("J")], int)
+        not_a_tile = model.meta.get("not_a_tile")
+        self.none_column: int | None = self.tile_names.index(not_a_tile) if not_a_tile in self.tile_names else None
 
-    def read(self, image_bgr: np.ndarray, found: TileDetections) -> TileDetections:
+    def read(self, image_bgr: np.ndarray, found: TileDetections, edition: str = "standard") -> TileDetections:
+        """``found`` with every tile read; a joker named as ``edition`` names it (plain ``J``
+        unless Expert or Twist tell jokers apart by colour), a box on no tile ``none``."""
         if not len(found):
             return found
         count = len(found)
         corners = found.corners.copy()
         probabilities = self._read_boxes(image_bgr, corners, both_ways=False)  # (N, orientation, tile)
-        unsure = np.flatnonzero(_sureness(probabilities) < SURE_ENOUGH)
+        unsure = np.flatnonzero(self._sureness(probabilities) < SURE_ENOUGH)
         # A tile read with little confidence gets a closer look, cheapest first: the same box
         # read both ways up and averaged; then the box turned a quarter round (its long side
         # was taken the wrong way: a tile seen nearly square, or an angle 45 degrees off); then
@@ -80,18 +88,39 @@ class TileReader:
                 break
             other_boxes = found.corners[unsure] if alternative is None else alternative(found.corners[unsure])
             second = self._read_boxes(image_bgr, other_boxes, both_ways=True)
-            better = (_sureness(second) > _sureness(probabilities[unsure])) | (alternative is None)
+            better = (self._sureness(second) > self._sureness(probabilities[unsure])) | (alternative is None)
             probabilities[unsure[better]] = second[better]
             corners[unsure[better]] = other_boxes[better]
-            unsure = unsure[_sureness(probabilities[unsure]) < SURE_ENOUGH]
-        per_tile = probabilities.sum(axis=1)
+            unsure = unsure[self._sureness(probabilities[unsure]) < SURE_ENOUGH]
+        merged = self._jokers_merged(probabilities)  # (N, orientation, answer), one joker column
+        per_tile = merged.sum(axis=1)
         best = per_tile.argmax(axis=1)
         index = np.arange(count)
         confidence = per_tile[index, best]
-        upside_down = probabilities[index, 1, best] > probabilities[index, 0, best]
+        upside_down = merged[index, 1, best] > merged[index, 0, best]
         corners[upside_down] = np.roll(corners[upside_down], 2, axis=1)
-        labels = [self.tile_names[i] for i in best]
+        joker_at = int(self.joker_columns[0])
+        names = joker_names(edition)
+        colours = probabilities.sum(axis=1)[:, self.joker_columns].argmax(axis=1)
+        labels = [names.get(self.tile_names[self.joker_columns[c]], "J") if b == joker_at else self.tile_names[b]
+                  for b, c in zip(best, colours)]
         return found.with_reads(corners, labels, confidence)
+
+    def _jokers_merged(self, probabilities: np.ndarray) -> np.ndarray:
+        """The probabilities with the joker's colours added up into the first joker column
+        (the others zero), so a joker split between two colours is still surely a joker."""
+        if len(self.joker_columns) < 2:
+            return probabilities
+        merged = probabilities.copy()
+        merged[..., self.joker_columns[0]] = probabilities[..., self.joker_columns].sum(axis=-1)
+        merged[..., self.joker_columns[1:]] = 0.0
+        return merged
+
+    def _sureness(self, probabilities: np.ndarray) -> np.ndarray:
+        """The probability of the single likeliest (orientation, answer) per crop, the joker's
+        colours taken together."""
+        merged = self._jokers_merged(probabilities)
+        return merged.reshape(len(merged), -1).max(axis=1)
 
     def crop(self, image_bgr: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """The upright crop this reader reads for one box (the training crops' warp)."""

@@ -39,6 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detector.add_argument("--init", type=Path, default=None,
                           help="go on from weights trained here (a best.pt under runs/), not from scratch")
     detector.add_argument("--lr0", type=float, default=0.01)
+    detector.add_argument("--perspective", type=float, default=0.0,
+                          help="ultralytics' perspective augmentation (0.0005: a phone tilted strongly)")
     detector.add_argument("--task", choices=("obb", "detect"), default="obb")
     detector.add_argument("--epochs", type=int, default=40)
     detector.add_argument("--imgsz", type=int, default=416)
@@ -94,7 +96,8 @@ def _train_detector(args: argparse.Namespace) -> int:
     record = train_detector(args.data, args.out, extra_images=args.extra_images, init=args.init, lr0=args.lr0,
                             task=args.task, epochs=args.epochs, imgsz=args.imgsz,
                             batch=args.batch, seed=args.seed, threads=args.threads,
-                            architecture=args.architecture, run_name=args.name, command=_command_line())
+                            architecture=args.architecture, run_name=args.name, command=_command_line(),
+                            perspective=args.perspective)
     print(f"wrote {args.out}/model.onnx in {record.train_seconds} s: {record.metrics}")
     return 0
 

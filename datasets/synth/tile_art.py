@@ -8,7 +8,9 @@ Two printings, after the tiles we have seen:
   some boxes, a bar under 6 and 9 so they cannot be confused.
 
 Jokers get a face (several designs) in the colour of their kind: black or red for the plain
-joker, Twist's four special jokers and Expert's four coloured ones in their own colours.
+joker; Expert's four in their colour; Twist's four told apart by colour as the rules say
+(rules.md 1.3: red standard, black colour change, blue double, yellow mirror), with the
+pictures only as a second hint, so a reader that learns the colour learns the kind.
 Faces are drawn at twice the size and shrunk, for smooth edges at any paste size.
 """
 
@@ -36,8 +38,8 @@ JOKER_RGB: dict[str, tuple[int, int, int]] = {
     "J": (28, 28, 34),
     "Jred": (214, 36, 58),
     "Js": (214, 36, 58),
-    "Jd": (120, 60, 170),
-    "Jm": (20, 150, 150),
+    "Jd": (22, 110, 200),
+    "Jm": (236, 178, 20),
     "Jc": (28, 28, 34),
     "Jk": (28, 28, 34),
     "Jb": (22, 110, 200),
@@ -163,10 +165,8 @@ def _draw_joker(image: Image.Image, draw: ImageDraw.ImageDraw, notation: str, w:
         for dy in (-0.17, 0.17):
             _face(draw, cx, cy + dy * h, r * 0.55, ink, style, "smiley")
         return
-    if notation == "Jc":
-        colours = [INK_RGB[c] for c in "kbor"]
-        for index, colour in enumerate(colours):
-            draw.pieslice((cx - r, cy - r, cx + r, cy + r), 90 * index, 90 * (index + 1), fill=colour + (255,))
+    if notation == "Jc":  # colour change: a black ring round the face
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ink + (255,))
         _face(draw, cx, cy, r * 0.8, style.body_rgb, style, "filled")
         return
     if design == "letter":

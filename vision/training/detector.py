@@ -69,6 +69,7 @@ def train_detector(
     architecture: str | None = None,
     run_name: str = "tile-finder",
     command: str = "",
+    perspective: float = 0.0,
 ) -> TrainingRecord:
     """Train, validate on the dataset's ``val`` split, export ONNX into ``out_dir``."""
     prepare_ultralytics(threads)
@@ -84,7 +85,8 @@ def train_detector(
     model.train(
         data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, seed=seed, deterministic=True,
         pretrained=bool(init), amp=False, workers=2, device="cpu", project=str(runs), name=run_name,
-        exist_ok=True, plots=False, lr0=lr0, warmup_epochs=0 if init else 3, degrees=180.0, flipud=0.5, fliplr=0.5, patience=max(10, epochs // 3),
+        exist_ok=True, plots=False, lr0=lr0, warmup_epochs=0 if init else 3, degrees=180.0, flipud=0.5, fliplr=0.5,
+        perspective=perspective, patience=max(10, epochs // 3),
         verbose=True,
     )
     train_seconds = time.time() - started

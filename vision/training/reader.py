@@ -1,4 +1,9 @@
-"""Train the tile reader: a small CNN over upright crops, 53 tiles x 2 orientations.
+"""Train the tile reader: a small CNN over upright crops, 57 answers x 2 orientations.
+
+The answers (``vision/classes.py: READER_CLASSES``): 52 numbered tiles, a joker by its
+colour (black, blue, orange, red) and "none" (not a tile). A crop folder may also be named
+``J``: a joker whose colour nobody wrote down (the real photos); its loss is on the four
+joker colours together, as an unsure orientation's is on both orientations.
 
 Why a small CNN of our own rather than a 53-class detector: finding and reading are
 different jobs, and a classifier on a cut-out, straightened tile learns the reading from a
@@ -30,12 +35,17 @@ from typing import Any
 
 import cv2
 import numpy as np
-from rummi.vision.classes import TILE_CLASSES, reader_class
+from rummi.vision.classes import JOKER_COLOUR_OF, JOKER_COLOURS, NOT_A_TILE, READER_CLASSES
 from rummi.vision.geometry import CROP_SIZE, warp_crop
 from rummi.vision.training.record import TrainingRecord, machine_description
 
-#: Engine order of the 53 reader classes; the model's output is ``orientation * 53 + tile``.
-TILE_NAMES: tuple[str, ...] = TILE_CLASSES
+#: The reader's answers; the model's output is ``orientation * len(TILE_NAMES) + answer``.
+TILE_NAMES: tuple[str, ...] = READER_CLASSES
+#: What a crop may be labelled: an answer, or ``J`` (a joker of unknown colour).
+LABELS: tuple[str, ...] = READER_CLASSES + ("J",)
+#: ACCEPTED[label, answer]: the answers that are right for a crop of that label.
+ACCEPTED: np.ndarray = np.eye(len(LABELS), len(TILE_NAMES), dtype=bool)
+ACCEPTED[LABELS.index("J"), [TILE_NAMES.index(c) for c in JOKER_COLOURS]] = True
 INPUT_WH: tuple[int, int] = (48, 64)
 CROP_WH: tuple[int, int] = CROP_SIZE
 UNSURE_ORIENTATION = 0.1
@@ -44,7 +54,7 @@ UNSURE_ORIENTATION = 0.1
 @dataclass
 class CropSet:
     images: np.ndarray  # (N, 96, 72, 3) uint8 BGR, upright
-    tiles: np.ndarray  # (N,) int tile index
+    tiles: np.ndarray  # (N,) int index into LABELS
     orientation_known: np.ndarray  # (N,) bool
     source: np.ndarray  # (N,) int: which --data folder
 
@@ -55,7 +65,7 @@ def load_crops(folders: Sequence[Path], split: str) -> CropSet:
         folder = Path(folder)
         confidence = _orientation_confidence(folder)
         for class_dir in sorted((folder / split).iterdir()):
-            if class_dir.name not in TILE_NAMES:
+            if class_dir.name not in LABELS:
                 continue
             for path in sorted(class_dir.glob("*.jpg")) + sorted(class_dir.glob("*.png")):
                 image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -64,9 +74,10 @@ def load_crops(folders: Sequence[Path], split: str) -> CropSet:
                 if image.shape[:2] != (CROP_WH[1], CROP_WH[0]):
                     image = cv2.resize(image, CROP_WH, interpolation=cv2.INTER_AREA)
                 images.append(image)
-                tiles.append(TILE_NAMES.index(class_dir.name))
+                tiles.append(LABELS.index(class_dir.name))
                 rel = f"{split}/{class_dir.name}/{path.name}"
-                known.append(confidence.get(rel, 1.0) >= UNSURE_ORIENTATION)
+                # "none" has no up: a face-down tile or the table reads the same either way.
+                known.append(confidence.get(rel, 1.0) >= UNSURE_ORIENTATION and class_dir.name != NOT_A_TILE)
                 source.append(number)
     if not images:
         raise FileNotFoundError(f"no crops under {', '.join(str(f / split) for f in folders)}")
@@ -97,10 +108,11 @@ def load_scene_tiles(root: Path, split: str) -> SceneTiles:
             continue
         photos.append(image)
         for tile in usable:
-            notation = reader_class(tile["notation"])
+            notation = tile["notation"]
+            label = JOKER_COLOUR_OF.get(notation, "J") if notation.startswith("J") else notation
             photo_of.append(len(photos) - 1)
             quads.append(tile["corners"])
-            tiles.append(TILE_NAMES.index(notation))
+            tiles.append(LABELS.index(label))
             known.append(tile["orientation_confidence"] >= UNSURE_ORIENTATION)
     return SceneTiles(photos, np.array(photo_of), np.array(quads, np.float32), np.array(tiles), np.array(known))
 
@@ -157,7 +169,14 @@ def augment(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         spot = np.exp(-(((xx - cx) / (w * rng.uniform(0.1, 0.3))) ** 2 + ((yy - cy) / (h * 0.2)) ** 2))
         out = out + spot[..., None] * rng.uniform(0.2, 0.6)
     out = np.clip(out * 255, 0, 255).astype(np.uint8)
-    if rng.random() < 0.35:
+    if rng.random() < 0.25:
+        out = perspective(out, rng)
+    blur = rng.random()
+    if blur < 0.2:
+        out = motion_blurred(out, rng)
+    elif blur < 0.3:
+        out = defocused(out, rng)
+    elif blur < 0.6:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
     if rng.random() < 0.3:
         noise = rng.normal(0, rng.uniform(2, 9), out.shape)
@@ -167,6 +186,40 @@ def augment(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         if ok:
             out = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return out
+
+
+def motion_blurred(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A shaken phone: a line kernel 3-15 crop pixels long at any angle (a 9 px shake of a
+    1000 px photo is 8-16 px on a crop, tiles there being 40-80 px wide)."""
+    length = int(rng.integers(3, 16))
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0
+    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), float(rng.uniform(0, 180)), 1.0)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    return cv2.filter2D(image, -1, kernel / max(float(kernel.sum()), 1e-6), borderType=cv2.BORDER_REPLICATE)
+
+
+def defocused(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Out of focus: a disc kernel of radius 1.5-4 crop pixels."""
+    radius = rng.uniform(1.5, 4.0)
+    size = int(np.ceil(radius)) * 2 + 1
+    yy, xx = np.mgrid[:size, :size] - size // 2
+    kernel = (xx ** 2 + yy ** 2 <= radius ** 2).astype(np.float32)
+    return cv2.filter2D(image, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
+
+
+def perspective(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The tile seen at a low angle: its far edge narrower, the face foreshortened."""
+    h, w = image.shape[:2]
+    squeeze = rng.uniform(0.0, 0.3) * w / 2
+    drop = rng.uniform(0.0, 0.2) * h
+    source = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    target = np.float32([[squeeze, drop], [w - squeeze, drop], [w, h], [0, h]])
+    if rng.random() < 0.5:  # the near edge at the top instead
+        target = np.float32([[0, 0], [w, 0], [w - squeeze, h - drop], [squeeze, h - drop]])
+    # The finder's box is a rectangle round the trapezoid: the face fills it only at the near edge.
+    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(source, target), (w, h),
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
 def to_input(images: np.ndarray) -> np.ndarray:
@@ -193,6 +246,16 @@ def build_model(classes: int = 2 * len(TILE_NAMES)) -> Any:
     )
 
 
+def answer_mask(labels: np.ndarray, flipped: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """(N, 2 * answers) bool: the outputs that are right for each crop. A crop turned round is
+    right in the upside-down half; one whose up is unknown in both; a ``J`` of unknown colour
+    in every joker colour."""
+    answers = ACCEPTED[labels]
+    upright = answers & (~flipped | ~known)[:, None]
+    upside_down = answers & (flipped | ~known)[:, None]
+    return np.concatenate([upright, upside_down], axis=1)
+
+
 def _batch(crops: CropSet, picks: np.ndarray, rng: np.random.Generator, train: bool) -> tuple[np.ndarray, ...]:
     images = crops.images[picks]
     if train:
@@ -200,31 +263,30 @@ def _batch(crops: CropSet, picks: np.ndarray, rng: np.random.Generator, train: b
     flip = rng.random(len(picks)) < 0.5
     images = images.copy()
     images[flip] = images[flip, ::-1, ::-1]
-    targets = flip.astype(np.int64) * len(TILE_NAMES) + crops.tiles[picks]
-    return to_input(images), targets, crops.tiles[picks], crops.orientation_known[picks]
+    return to_input(images), answer_mask(crops.tiles[picks], flip, crops.orientation_known[picks])
 
 
 def _scene_batch(scene: SceneTiles, picks: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
     images = np.stack([augment(jittered_crop(scene, int(i), rng), rng) for i in picks])
     flip = rng.random(len(picks)) < 0.5
     images[flip] = images[flip, ::-1, ::-1]
-    targets = flip.astype(np.int64) * len(TILE_NAMES) + scene.tiles[picks]
-    return to_input(images), targets, scene.tiles[picks], scene.orientation_known[picks]
+    return to_input(images), answer_mask(scene.tiles[picks], flip, scene.orientation_known[picks])
 
 
-def _loss(torch: Any, logits: Any, targets: Any, tiles: Any, known: Any, smoothing: float = 0.05) -> Any:
+def _loss(torch: Any, logits: Any, mask: Any, smoothing: float = 0.05) -> Any:
+    """Minus the log of the probability given to the right outputs together, plus a little
+    label smoothing so no answer is ever certain (a wrong read at 0.99 is the costliest)."""
     log_probs = torch.log_softmax(logits, dim=1)
-    joint = -log_probs.gather(1, targets[:, None])[:, 0]
-    pair = log_probs.view(len(logits), 2, -1)
-    marginal = -torch.logsumexp(pair, dim=1).gather(1, tiles[:, None])[:, 0]
-    per_crop = torch.where(known, joint, marginal)
-    return (1 - smoothing) * per_crop.mean() + smoothing * (-log_probs.mean())
+    right = torch.logsumexp(log_probs.masked_fill(~mask, float("-inf")), dim=1)
+    return (1 - smoothing) * (-right).mean() + smoothing * (-log_probs.mean())
 
 
 def evaluate(model: Any, torch: Any, crops: CropSet, batch: int = 256) -> dict[str, float]:
-    """Tile accuracy (orientation ignored) and orientation accuracy, each crop seen both ways up."""
+    """Answer accuracy (orientation ignored; a ``J`` is right as any joker colour), orientation
+    accuracy where it is known, and the share of "none" crops answered "none"."""
     model.eval()
-    tile_right = orient_right = total = 0
+    tile_right = orient_right = orient_total = total = none_right = none_total = 0
+    none_label = LABELS.index(NOT_A_TILE)
     with torch.no_grad():
         for start in range(0, len(crops.tiles), batch):
             picks = np.arange(start, min(start + batch, len(crops.tiles)))
@@ -234,12 +296,18 @@ def evaluate(model: Any, torch: Any, crops: CropSet, batch: int = 256) -> dict[s
                     images = images[:, ::-1, ::-1]
                 probs = torch.softmax(model(torch.from_numpy(to_input(images))), 1).view(len(picks), 2, -1).numpy()
                 tile = probs.sum(1).argmax(1)
-                tile_right += int((tile == crops.tiles[picks]).sum())
+                labels = crops.tiles[picks]
+                hit = ACCEPTED[labels, tile]
+                tile_right += int(hit.sum())
                 orientation = probs[np.arange(len(picks)), :, tile].argmax(1)
                 known = crops.orientation_known[picks]
-                orient_right += int(((orientation == int(turned)) | ~known).sum())
+                orient_right += int(((orientation == int(turned)) & known).sum())
+                orient_total += int(known.sum())
+                none_right += int((hit & (labels == none_label)).sum())
+                none_total += int((labels == none_label).sum())
                 total += len(picks)
-    return {"tile_accuracy": tile_right / total, "orientation_accuracy": orient_right / total}
+    return {"tile_accuracy": tile_right / total, "orientation_accuracy": orient_right / max(1, orient_total),
+            "none_recall": none_right / max(1, none_total)}
 
 
 def export_onnx(model: Any, torch: Any, out_dir: Path) -> None:
@@ -253,7 +321,8 @@ def export_onnx(model: Any, torch: Any, out_dir: Path) -> None:
                       dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}}, opset_version=17,
                       dynamo=False)
     meta = {"tiles": list(TILE_NAMES), "orientations": ["upright", "upside_down"], "input_wh": list(INPUT_WH),
-            "input": "float32 RGB 0..1, NCHW; output logits index = orientation * 53 + tile",
+            "input": f"float32 RGB 0..1, NCHW; output logits index = orientation * {len(TILE_NAMES)} + answer",
+            "joker_colours": list(JOKER_COLOURS), "not_a_tile": NOT_A_TILE,
             "crop_wh": list(CROP_WH)}
     (out_dir / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
     model.train(was_training)
@@ -293,15 +362,13 @@ def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, ba
         losses = []
         for step in range(per_epoch // batch):
             picks = order[step * batch:(step + 1) * batch]
-            inputs, targets, tiles, known = _batch(train, picks, rng, train=True)
+            inputs, mask = _batch(train, picks, rng, train=True)
             if scene_tiles:
                 scene = scene_tiles[step % len(scene_tiles)]
-                extra = _scene_batch(scene, rng.integers(0, len(scene.tiles), batch // 2), rng)
-                inputs, targets, tiles, known = (np.concatenate([a, b]) for a, b in zip(
-                    (inputs, targets, tiles, known), extra))
+                extra_inputs, extra_mask = _scene_batch(scene, rng.integers(0, len(scene.tiles), batch // 2), rng)
+                inputs, mask = np.concatenate([inputs, extra_inputs]), np.concatenate([mask, extra_mask])
             logits = model(torch.from_numpy(inputs))
-            loss = _loss(torch, logits, torch.from_numpy(targets), torch.from_numpy(tiles),
-                         torch.from_numpy(known))
+            loss = _loss(torch, logits, torch.from_numpy(mask))
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -311,7 +378,8 @@ def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, ba
         score = scores["tile_accuracy"] + 0.5 * scores["orientation_accuracy"]
         history.append({"epoch": epoch, "loss": float(np.mean(losses)), **scores})
         print(f"reader epoch {epoch}/{epochs}: loss {np.mean(losses):.3f}  val tile {scores['tile_accuracy']:.4f}"
-              f"  val orientation {scores['orientation_accuracy']:.4f}  ({time.time() - started:.0f} s)",
+              f"  val orientation {scores['orientation_accuracy']:.4f}  val none {scores['none_recall']:.4f}"
+              f"  ({time.time() - started:.0f} s)",
               file=sys.stderr, flush=True)
         if score > best_score:
             best_score = score

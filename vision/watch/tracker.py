@@ -340,7 +340,7 @@ class TurnTracker:
         for i, j in known.items():
             corners[i] = old.found.corners[j] + shift
             labels[i], confidence[i] = old.found.labels[j], old.found.read_confidence[j]
-        merged = found.with_reads(corners, labels, confidence)
+        merged = found.with_reads(corners, labels, confidence).without_non_tiles()
         layout = lay_out(merged, "table")
         uncertain = [int(i) for i in np.flatnonzero(merged.confidence < scanner.uncertain_below)]
         return ScanResult(found=merged, layout=layout, uncertain=uncertain)

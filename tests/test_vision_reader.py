@@ -1,0 +1,170 @@
+"""The reader's answers: a joker is first a joker (its colours added up), then named as the
+edition names it; "none" marks a box on no tile, which never reaches a layout (vision/reader.py,
+vision/classes.py); and the training's targets accept what each label allows
+(vision/training/reader.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from rummi.vision.classes import JOKER_COLOURS, NOT_A_TILE, READER_CLASSES, TILE_CLASSES, joker_names
+from rummi.vision.detections import TileDetections
+from rummi.vision.reader import TileReader
+from rummi.vision.training import reader as training
+
+
+@dataclass
+class FixedAnswers:
+    """An onnx model's interface (``meta``, ``run``) answering the same probabilities for every
+    crop: the reader's arithmetic on them is under test here, not a network."""
+
+    meta: dict[str, Any]
+    probabilities: np.ndarray  # (2 * answers,) upright half, then upside-down half
+    folder: Path = Path(".")
+
+    def run(self, batch: np.ndarray) -> np.ndarray:
+        return np.log(np.tile(self.probabilities, (len(batch), 1)) + 1e-12)
+
+
+def reader_answering(names: tuple[str, ...], **chances: float) -> TileReader:
+    probabilities = np.full(2 * len(names), 1e-9)
+    for name, chance in chances.items():
+        probabilities[names.index(name)] = chance  # upright
+    meta = {"tiles": list(names), "input_wh": [48, 64], "crop_wh": [72, 96], "not_a_tile": NOT_A_TILE}
+    return TileReader(FixedAnswers(meta, probabilities / probabilities.sum()))
+
+
+def one_box() -> tuple[np.ndarray, TileDetections]:
+    photo = np.full((200, 200, 3), 200, np.uint8)
+    box = np.array([[[70, 60], [130, 60], [130, 140], [70, 140]]], np.float32)
+    return photo, TileDetections.from_corners(box, np.ones(1, np.float32))
+
+
+def test_a_joker_split_between_two_colours_is_still_surely_a_joker() -> None:
+    reader = reader_answering(READER_CLASSES, Jk=0.3, Jr=0.35, k5=0.35)
+    photo, found = one_box()
+    read = reader.read(photo, found)
+    assert read.labels == ("J",)
+    assert read.read_confidence[0] == pytest.approx(0.65, abs=0.01)
+
+
+@pytest.mark.parametrize(("edition", "name"), [("standard", "J"), ("expert", "Jr"), ("twist", "Js")])
+def test_the_joker_is_named_as_the_edition_names_it(edition: str, name: str) -> None:
+    reader = reader_answering(READER_CLASSES, Jk=0.2, Jr=0.7, k5=0.1)
+    photo, found = one_box()
+    assert reader.read(photo, found, edition).labels == (name,)
+
+
+def test_every_joker_colour_has_a_name_in_every_edition() -> None:
+    assert set(joker_names("expert").values()) == {"Jk", "Jb", "Jo", "Jr"}
+    assert set(joker_names("twist").values()) == {"Jc", "Jd", "Jm", "Js"}
+    assert set(joker_names("standard").values()) == {"J"}
+    assert set(joker_names("expert")) == set(JOKER_COLOURS)
+
+
+def test_a_box_on_no_tile_is_dropped_before_the_layout() -> None:
+    reader = reader_answering(READER_CLASSES, none=0.8, k5=0.2)
+    photo, found = one_box()
+    read = reader.read(photo, found)
+    assert read.labels == (NOT_A_TILE,)
+    assert len(read.without_non_tiles()) == 0
+
+
+def test_a_reader_of_the_old_53_answers_still_reads() -> None:
+    reader = reader_answering(TILE_CLASSES, J=0.9, k5=0.1)
+    photo, found = one_box()
+    read = reader.read(photo, found, "expert")
+    assert read.labels == ("J",) and read.read_confidence[0] == pytest.approx(0.9, abs=0.01)
+    assert reader.none_column is None
+
+
+def test_training_targets_accept_what_a_label_allows() -> None:
+    labels = np.array([training.LABELS.index(n) for n in ("r7", "J", NOT_A_TILE)])
+    flipped = np.array([True, False, False])
+    known = np.array([True, True, False])
+    mask = training.answer_mask(labels, flipped, known)
+    answers = len(training.TILE_NAMES)
+    r7, none = training.TILE_NAMES.index("r7"), training.TILE_NAMES.index(NOT_A_TILE)
+    jokers = [training.TILE_NAMES.index(c) for c in JOKER_COLOURS]
+    assert np.flatnonzero(mask[0]).tolist() == [answers + r7]  # turned round: the upside-down r7 only
+    assert np.flatnonzero(mask[1]).tolist() == jokers  # upright, any colour
+    assert np.flatnonzero(mask[2]).tolist() == [none, answers + none]  # no up to a non-tile
+
+
+def test_augmented_crops_keep_their_size() -> None:
+    rng = np.random.default_rng(0)
+    crop = np.random.default_rng(1).integers(0, 255, (96, 72, 3), dtype=np.uint8)
+    for change in (training.motion_blurred, training.defocused, training.perspective, training.augment):
+        out = change(crop, rng)
+        assert out.shape == crop.shape and out.dtype == np.uint8
+        assert not np.array_equal(out, crop), change.__name__
+
+
+# --- the shipped reader, on the bundled real photos ------------------------------------------
+SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples"
+
+
+@pytest.fixture(scope="module")
+def shipped_reader() -> TileReader:
+    from rummi.vision.onnx_model import default_models_dir, load_onnx_model
+
+    return TileReader(load_onnx_model(default_models_dir() / "tile-reader", 1))
+
+
+def sample_boxes(seed: int = 0) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per bundled photo: the photo, its labelled tiles' corners (TL, TR, BR, BL of the
+    minimum-area box) and tile-sized boxes on no tile (on the table, half off a tile)."""
+    import cv2
+    from rummi.vision.evaluation import labelled_photos
+    from rummi.vision.geometry import portrait_order
+    from rummi.vision.image_io import load_image
+    from rummi.vision.training.hard_examples import clear_of_tiles, straddling, tile_sized_box
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for photo in labelled_photos(SAMPLES):
+        image = load_image(photo.image)
+        quads = np.stack([portrait_order(cv2.boxPoints(cv2.minAreaRect(np.asarray(o, np.float32))))
+                          for o in photo.outlines])
+        width = float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)))
+        empty = []
+        for quad in quads:
+            moved = straddling(quad, rng)
+            if clear_of_tiles(moved.mean(axis=0), quads):
+                empty.append(moved)
+        h, w = image.shape[:2]
+        while len(empty) < 2 * len(quads):
+            centre = rng.uniform([width, width], [w - width, h - width])
+            if clear_of_tiles(centre, quads, clear=0.75):
+                empty.append(tile_sized_box(centre, width, rng))
+        out.append((image, quads.astype(np.float32), np.stack(empty).astype(np.float32)))
+    return out
+
+
+def test_the_shipped_reader_refuses_boxes_on_no_tile_and_keeps_the_tiles(shipped_reader: TileReader) -> None:
+    if shipped_reader.none_column is None:
+        pytest.fail("the shipped tile-reader has no 'none' answer (model.json: not_a_tile)")
+    kept = refused = tiles = empties = 0
+    for image, quads, empty in sample_boxes():
+        read = shipped_reader.read(image, TileDetections.from_corners(quads, np.ones(len(quads))))
+        kept += sum(label != NOT_A_TILE for label in read.labels)
+        tiles += len(quads)
+        read = shipped_reader.read(image, TileDetections.from_corners(empty, np.ones(len(empty))))
+        refused += sum(label == NOT_A_TILE for label in read.labels)
+        empties += len(empty)
+    assert kept / tiles >= 0.98, f"{tiles - kept} of {tiles} real tiles answered 'none'"
+    assert refused / empties >= 0.9, f"only {refused} of {empties} boxes on no tile answered 'none'"
+
+
+def test_the_confusion_picture_has_a_row_for_every_tile_whatever_the_reader_answers() -> None:
+    from collections import Counter
+
+    from rummi.vision.evaluation import NONE, confusion_image
+
+    picture = confusion_image(Counter({("J", "J"): 2, ("r7", NONE): 1}), list(READER_CLASSES))
+    rows = len(TILE_CLASSES) + 1  # the 53 tiles (one J) and "no tile"
+    assert picture.shape[:2] == (40 + rows * 16 + 10, 40 + rows * 16 + 10)
