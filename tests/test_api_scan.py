@@ -143,3 +143,18 @@ def test_slow_scans_do_not_hold_up_other_requests(api_server: Server) -> None:
     assert statuses == [200] * 4
     assert len(latencies) >= 3, f"only {len(latencies)} checks answered during {scan_time:.1f} s of scans"
     assert max(latencies) < max(1.0, scan_time / 4), f"slowest check {max(latencies):.2f} s while scanning"
+
+
+def test_the_box_names_the_joker_by_its_colour(client: httpx.Client) -> None:
+    """Expert's jokers are told apart by colour, so a scan for Expert names the table's joker by
+    its colour; the standard box's is plain J; an unknown box is a 422 naming the field."""
+    def jokers(result: dict) -> list[str]:
+        return [t["tile"] for t in result["tiles"] if t["tile"].startswith("J")]
+
+    assert jokers(scan(client, "table-wood.jpg")) == ["J"]
+    expert = jokers(scan(client, "table-wood.jpg", edition="expert"))
+    assert len(expert) == 1 and expert[0] in {"Jk", "Jb", "Jo", "Jr"}
+    assert any(expert[0] in s for s in scan(client, "table-wood.jpg", edition="expert")["table"])
+    data = (PHOTOS / "table-wood.jpg").read_bytes()
+    refused = client.post("/api/v1/scan", files={"photo": ("t.jpg", data, "image/jpeg")}, params={"edition": "chess"})
+    assert refused.status_code == 422 and "edition" in refused.text and "known editions" in refused.text

@@ -7,7 +7,8 @@ With ``--json`` each photo gives one line, a JSON object (the contract other too
      "advice": [] or ["hold steady"] / ["more light"]}
 
 ``corners`` are the tile's top-left, top-right, bottom-right and bottom-left as it reads, in
-pixels of the (EXIF-turned) photo; ``uncertain`` lists indices into ``tiles``; jokers are ``J``;
+pixels of the (EXIF-turned) photo; ``uncertain`` lists indices into ``tiles``; jokers are ``J``
+(``--edition expert`` or ``twist``: named by their colour, ``Jk``.. or ``Jd``..);
 ``advice`` says when the photo was too blurred or too dark to read surely (every tile is then
 uncertain).
 Without ``--json`` the state is printed for a person, with the engine's verdict on each set.
@@ -35,15 +36,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="write the photo with every tile outlined and labelled (several photos: OUT-2.png...)")
     parser.add_argument("--kind", choices=LAYOUT_KINDS, default="auto",
                         help="what the photo shows: auto (default), table, or rack")
+    parser.add_argument("--edition", default="standard",
+                        help="the box: Expert's and Twist's jokers are named by colour (Jk.., Jd..), others' J")
     parser.add_argument("--models", type=Path, default=None, help="folder with tile-finder/ and tile-reader/")
     parser.set_defaults(func=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
+    from rummi.engine.editions import get_edition
     from rummi.vision.draw import draw_scan
     from rummi.vision.image_io import ImageError, load_for_scan, load_image, save_image
     from rummi.vision.scanner import Scanner
 
+    edition = get_edition(args.edition).name  # an unknown box is one clear line before any model loads
     scanner = Scanner.load(args.models)
     failed = False
     for number, photo in enumerate(args.photos, start=1):
@@ -53,7 +58,7 @@ def handle(args: argparse.Namespace) -> int:
             print(f"rummi scan: {error}", file=sys.stderr)
             failed = True
             continue
-        result = scanner.scan(decoded.image, kind=args.kind, photo_scale=decoded.scale)
+        result = scanner.scan(decoded.image, kind=args.kind, photo_scale=decoded.scale, edition=edition)
         if args.json:
             print(json.dumps(result.to_json(str(photo))), flush=True)
         else:

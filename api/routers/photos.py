@@ -18,6 +18,7 @@ from rummi.api.deps import CorrectionsDep, InferenceDep, SettingsDep
 from rummi.api.errors import FieldError, UnsupportedMediaError
 from rummi.api.schemas import ERRORS, CorrectionLabels, CorrectionSaved, ScanResponse
 from rummi.api.settings import Settings
+from rummi.engine.editions import get_edition
 from rummi.engine.errors import RummiError
 from rummi.vision.image_io import ScanPhoto, load_for_scan, load_image
 
@@ -97,12 +98,21 @@ async def scan(
         Literal["auto", "table", "rack"],
         Query(description="auto: tell sets from the rack; table: every row is a set; rack: all on a rack."),
     ] = "auto",
+    edition: Annotated[
+        str,
+        Query(max_length=40, description="The box (see /editions): Expert's and Twist's jokers are then "
+              "named by their colour (Jk Jb Jo Jr, Twist's Jd Jm Jc Js); every other box's are J."),
+    ] = "standard",
 ) -> ScanResponse:
+    try:
+        box = get_edition(edition).name
+    except RummiError as error:
+        raise FieldError("edition", error) from None
     data = await _read_photo(photo)
 
     def work() -> ScanResponse:
         photo = decode_for_scan(data, settings)
-        result = inference.scanner.get().scan(photo.image, layout, photo_scale=photo.scale)
+        result = inference.scanner.get().scan(photo.image, layout, photo_scale=photo.scale, edition=box)
         return scan_response(result, *photo.size)
 
     return await inference.scan(work)

@@ -88,8 +88,11 @@ async function scanBlob(blob, name, kind) {
   // A rack photo is read as a rack: no sets to look for. (`kind` is the vision issue's name for
   // the same choice; a service that does not know it ignores it.)
   const layout = kind === "rack" ? "rack" : "auto";
+  // The chosen rules' box names the jokers (Expert's and Twist's by colour, the others' J).
+  const preset = (state.presets || []).find(p => p.name === $("#preset").value);
+  const edition = encodeURIComponent((preset && preset.rules && preset.rules.edition) || "standard");
   state.scansSent += 1;
-  return api(`/scan?layout=${layout}&kind=${layout}`, form, { form: true });
+  return api(`/scan?layout=${layout}&kind=${layout}&edition=${edition}`, form, { form: true });
 }
 
 async function capture() {
