@@ -265,7 +265,7 @@ def _grown_host(
         if not old.valid or not jokers:
             return a
         for option in _slot_options(s, verdict_of(s)):
-            slots = [(kind, tile, a) for kind, tile in option]
+            slots = [(kind, tile, a, joker) for kind, tile, joker in option]
             if _match(olds, slots) is not None:
                 return a
     return None
@@ -314,7 +314,7 @@ def _kindest(
         slot_sets = [a for a in joker_sets if a not in family]
         options = [_slot_options(new[a], verdict_of(new[a])) for a in slot_sets]
         for choice in itertools.product(*options):
-            slots = [(kind, tile, a) for a, picked in zip(slot_sets, choice) for kind, tile in picked]
+            slots = [(kind, tile, a, joker) for a, picked in zip(slot_sets, choice) for kind, tile, joker in picked]
             for kept_count in range(len(loose), -1, -1):
                 for kept_ids in itertools.combinations(range(len(loose)), kept_count):
                     attempt = _try(
@@ -333,13 +333,17 @@ def _kindest(
     return best
 
 
-def _slot_options(tiles: tuple[Tile, ...], verdict: SetVerdict) -> list[tuple[tuple[SetKind, Tile], ...]]:
-    """Per reading of an after-set, the (kind, tile) each of its jokers stands for."""
+def _slot_options(
+    tiles: tuple[Tile, ...], verdict: SetVerdict
+) -> list[tuple[tuple[SetKind, Tile, Tile], ...]]:
+    """Per reading of an after-set, the (kind, tile, joker) of each of its jokers: what it stands
+    for and which joker it is (Twist's and Expert's jokers are not interchangeable)."""
     if not verdict.valid:
         return [()]
     seen: list[tuple[tuple[SetKind, Tile], ...]] = []
     for reading in verdict.readings:
-        option = tuple((reading.kind, t) for t in reading.jokers)
+        jokers = [t for t in tiles if t.is_joker]  # reading.jokers follows their order
+        option = tuple((reading.kind, t, j) for t, j in zip(reading.jokers, jokers))
         if option not in seen:
             seen.append(option)
     return seen or [()]
@@ -348,7 +352,7 @@ def _slot_options(tiles: tuple[Tile, ...], verdict: SetVerdict) -> list[tuple[tu
 def _try(
     loose: list[_Loose],
     kept_ids: tuple[int, ...],
-    slots: list[tuple[SetKind, Tile, int]],
+    slots: list[tuple[SetKind, Tile, int, Tile]],
     family: tuple[int, ...],
     landing_jokers: int,
     landed: Counter[Tile],
@@ -425,16 +429,18 @@ def _try(
     return _Attempt(ok, fates, problems, len(kept))
 
 
-def _match(kept: list[_Loose], slots: list[tuple[SetKind, Tile, int]]) -> list[int] | None:
-    """One slot per kept joker, of its old kind, standing for one of its meanings."""
+def _match(kept: list[_Loose], slots: list[tuple[SetKind, Tile, int, Tile]]) -> list[int] | None:
+    """One slot per kept joker, held by the same kind of joker (plain jokers are all alike; a
+    Twist colour-change joker whose place a standard joker took was moved, not kept), of its
+    old kind, standing for one of its meanings."""
     used = [False] * len(slots)
     out: list[int] = []
 
     def go(i: int) -> bool:
         if i == len(kept):
             return True
-        for s, (kind, tile, _) in enumerate(slots):
-            if not used[s] and tile in kept[i].meanings.get(kind, ()):
+        for s, (kind, tile, _, joker) in enumerate(slots):
+            if not used[s] and joker == kept[i].joker and tile in kept[i].meanings.get(kind, ()):
                 used[s] = True
                 out.append(s)
                 if go(i + 1):

@@ -56,3 +56,17 @@ def test_one_tile_does_not_both_replace_a_joker_and_make_its_new_set() -> None:
 def test_a_joker_may_not_be_taken_before_the_players_opening() -> None:
     reading = fates("r4 J r6", "r4 r5 r6 | J k7 k8", may_take=False)
     assert [p.code for p in reading.problems] == ["joker_before_opening"]
+
+
+def test_a_special_joker_whose_place_a_standard_joker_took_was_moved_not_kept() -> None:
+    # Twist seed 0 of the cross-check: Jc stood for r8; Js from the rack now stands there and Jc
+    # went into a new set. The jokers are different tiles, so Jc was taken without a tile it
+    # stood for, which pressman_us_2009 does not allow (rules.md 4.2: a joker is replaced by the
+    # tile it represents); the same move with plain jokers is no move at all.
+    before = parse_sets("r5 r6 r7 Jc | r9 o9 k9", edition="twist")
+    after = parse_sets("k9 b9 o9 | k10 o12 Jc | r5 r6 r7 r9 Js", edition="twist")
+    reading = read_joker_fates(before, after, rules=get_rules("pressman_us_2009"), may_take=True, edition="twist")
+    assert not reading.legal
+    assert [p.code for p in reading.problems] == ["joker_freed_by_rearranging"]
+    plain = fates("r5 r6 r7 J | r9 o9 k9", "k9 b9 o9 | k10 J k12 | r5 r6 r7 r9 J")
+    assert plain.legal
