@@ -65,6 +65,17 @@ PRESET_CLASSES = {
         DealClass("goliath: mid-game, table joker", 40, 12, 1, 1, preset="goliath_modern"),
         DealClass("expert: mid-game, coloured jokers", 40, 12, 1, 2, edition="expert",
                   preset="pressman_us_2009"),
+        # one class per other way a preset reads joker retrieval (rules-presets.md): jumbo_de,
+        # sabra_way_50, us_most_wins and be_cafe_tournament read it as mso_2019 does
+        DealClass("pl_wikipedia: mid-game, table joker", 40, 12, 1, 1, preset="pl_wikipedia_tournament"),
+        DealClass("mso_2019: mid-game, table joker", 40, 12, 1, 1, preset="mso_2019"),
+        DealClass("czech_piatnik: mid-game, table joker", 40, 12, 1, 1, edition="standard4j",
+                  preset="czech_piatnik"),
+        DealClass("russian_wiki: mid-game, table joker", 40, 12, 1, 1, preset="russian_wiki"),
+        DealClass("strict_group_1980: mid-game, table joker", 40, 12, 1, 1, preset="strict_group_1980"),
+        DealClass("pagat_sabra: mid-game, table joker", 40, 12, 1, 1, preset="pagat_sabra"),
+        DealClass("twist: mid-game, special joker on the table", 40, 12, 1, 1, edition="twist",
+                  preset="pressman_us_2009"),
     )
 }
 

@@ -250,10 +250,14 @@ def settle(pos: Position, combo: tuple[Fate, ...], landing: tuple[Tile, ...] | N
         tiles = list(s.tiles)
         joker_places = [i for i, t in enumerate(tiles) if t.is_joker]
         counts = Counter(dict(s.counts))
+        landed: set[int] = set()
         for place, f in zip(joker_places, fates):  # table_jokers list a set's jokers in order
             if f.keep_as is not None:
                 tiles[place] = pos.tile(f.keep_as)
                 counts[f.keep_as] += 1
+            elif landing is not None:
+                landed.add(place)  # in its new set already: not a joker the walks may place
+        tiles = [t for i, t in enumerate(tiles) if i not in landed]
         whole = all(f.keep_as is not None for f in fates)
         sets.append(replace(s, tiles=tuple(tiles), counts=tuple(sorted(counts.items())), joker_keys=(), keepable=whole))
     settled.sets = sets
