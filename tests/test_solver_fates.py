@@ -35,6 +35,8 @@ CASES = [
     ("default: 2 jokers on the table", 3),  # the freed joker's best new set holds a table tile
     ("default: 2 jokers on the table", 4),  # a kept joker's tile would rather join a group
     ("default: 2 jokers on the table", 5),
+    # landings that tie: the search's queue once compared two answers to order them
+    ("default: 2 jokers on the table", 28),
     # freed with r10 from the rack, landing in r1 J r3 r4 while the rack's own joker plays too
     ("czech_piatnik: mid-game, table joker", 0),
 ]

@@ -111,6 +111,7 @@ def solve(
     top = None if upper is None else score(upper, objective)
     queue: list[tuple[tuple[int, int, int], int, TurnAnswer, tuple[Fate, ...], bool]] = []
     no_whole_rack = False
+    order = itertools.count()  # ties in the queue go to the combination offered first
 
     def offer(combo: tuple[Fate, ...], landing: tuple[Tile, ...] | None) -> bool:
         """Solve one combination into the queue; False if the programme cannot."""
@@ -126,7 +127,7 @@ def solve(
         if found is None:
             return False
         answer = restore(pos, settled, combo, found, landing)
-        heapq.heappush(queue, (_negated(score(answer, objective)), len(queue), answer, combo, landing is not None))
+        heapq.heappush(queue, (_negated(score(answer, objective)), next(order), answer, combo, landing is not None))
         return True
 
     # kept fates first: the likelier best, so an early answer often reaches ``upper``
@@ -135,7 +136,7 @@ def solve(
             continue  # one rack tile cannot replace two jokers
         if not offer(combo, None):
             return None
-        best = queue and min(queue)
+        best = queue and queue[0]
         if best and top is not None and score(best[2], objective) >= top and legal(best[2]):
             return best[2]
     while queue:
