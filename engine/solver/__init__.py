@@ -177,8 +177,9 @@ def _best(
 
 def _jokers_free(pos: Position) -> Position | None:
     """The same position under rules that let table jokers go anywhere (a relaxation), or
-    ``None`` when the position has no table joker to relax."""
-    if not pos.table_jokers:
+    ``None`` when the position has no table joker to relax, or has loose table tiles (a part of
+    a Twist turn, engine.solver.specials: the referee could not judge it alone)."""
+    if not pos.table_jokers or any(not s.keepable for s in pos.sets):
         return None
     view = replace(
         pos.rules, free_by_rearranging=True, freed_min_own_tiles=0, freed_in_new_set=False,
