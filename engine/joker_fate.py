@@ -310,7 +310,7 @@ def _kindest(
         landed = Counter(t for a in family for t in new[a] if not t.is_joker)
         if landed - played_num:
             continue
-        landing_jokers = sum(1 for a in family for t in new[a] if t.is_joker)
+        landing_jokers = Counter(t for a in family for t in new[a] if t.is_joker)
         slot_sets = [a for a in joker_sets if a not in family]
         options = [_slot_options(new[a], verdict_of(new[a])) for a in slot_sets]
         for choice in itertools.product(*options):
@@ -354,7 +354,7 @@ def _try(
     kept_ids: tuple[int, ...],
     slots: list[tuple[SetKind, Tile, int, Tile]],
     family: tuple[int, ...],
-    landing_jokers: int,
+    landing_jokers: Counter[Tile],
     landed: Counter[Tile],
     rule: JokerRules,
     may_take: bool,
@@ -392,9 +392,10 @@ def _try(
         ok = False
         problems += _replacement_problems(needy, spare, played_num, after_num, rule)
         picks = {}
-    # landing: enough jokers in new sets of own tiles
+    # landing: the freed jokers themselves in new sets of own tiles (Expert's and Twist's
+    # jokers are not interchangeable: a black joker there does not house a freed red one)
     homes = list(family)
-    if rule.landing and len(freed) > landing_jokers:
+    if rule.landing and Counter(j.joker for j in freed) - landing_jokers:
         ok = False
         taken = Counter(slots[s][2] for s in match)
         for a in joker_sets:
@@ -413,11 +414,11 @@ def _try(
                     tiles=tuple(t for v in picks.values() for t in v),
                 )
             )
-    room = {a: sum(1 for t in new[a] if t.is_joker) for a in homes}
+    room = {a: Counter(t for t in new[a] if t.is_joker) for a in homes}
     for j in freed:
-        home = next((a for a in homes if room[a] > 0), None)
+        home = next((a for a in homes if room[a][j.joker] > 0), None)
         if home is not None:
-            room[home] -= 1
+            room[home][j.joker] -= 1
         own = sum(1 for t in new[home] if not t.is_joker) if home is not None else 0
         by = picks.get(id(j), ()) or _seen_replacement(j, played_num - landed, after_num - played_num)
         fates.append(

@@ -70,3 +70,14 @@ def test_a_special_joker_whose_place_a_standard_joker_took_was_moved_not_kept() 
     assert [p.code for p in reading.problems] == ["joker_freed_by_rearranging"]
     plain = fates("r5 r6 r7 J | r9 o9 k9", "k9 b9 o9 | k10 J k12 | r5 r6 r7 r9 J")
     assert plain.legal
+
+
+def test_a_freed_expert_joker_must_land_itself_in_a_new_set() -> None:
+    # cross-check "jokers: expert" seed 259: Jr (it stood for r12) moved to r9 and r12 from the
+    # rack replaced it, so Jr was freed; the new set of own tiles holds the rack's black joker,
+    # not Jr, which stayed in a set of table tiles (Expert's jokers differ by colour)
+    before = parse_sets("r10 r11 Jr r13 | b11 o11 Jk", edition="expert")
+    after = parse_sets("b11 o11 Jk | o13 r13 Jk | r10 r11 r12 r13 Jr", edition="expert")
+    reading = read_joker_fates(before, after, rules=get_rules("pressman_us_2009"), may_take=True, edition="expert")
+    assert not reading.legal
+    assert "freed_joker_not_in_new_set" in {p.code for p in reading.problems}
