@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from rummi.engine.editions import Edition, get_edition
+from rummi.engine.melds import classify
 from rummi.engine.tiles import JOKER, Tile
 
 
@@ -111,6 +112,8 @@ def _random_set(
             return None  # an Expert joker only stands for a tile of its colour
         tiles[spot] = joker
         jokers -= 1
+        if joker.joker is not None and joker.joker.is_special and not classify(tiles, edition).valid:
+            return None  # a Twist joker does not fit every place (a colour change between colours)
     need = Counter(t for t in tiles if not t.is_joker)
     if any(box[t] < n for t, n in need.items()):
         return None
