@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from rummi.engine.editions import Edition, get_edition
+from rummi.engine.melds import classify
 from rummi.engine.tiles import JOKER, Tile
 
 
@@ -65,6 +66,17 @@ PRESET_CLASSES = {
         DealClass("goliath: mid-game, table joker", 40, 12, 1, 1, preset="goliath_modern"),
         DealClass("expert: mid-game, coloured jokers", 40, 12, 1, 2, edition="expert",
                   preset="pressman_us_2009"),
+        # one class per other way a preset reads joker retrieval (rules-presets.md): jumbo_de,
+        # sabra_way_50, us_most_wins and be_cafe_tournament read it as mso_2019 does
+        DealClass("pl_wikipedia: mid-game, table joker", 40, 12, 1, 1, preset="pl_wikipedia_tournament"),
+        DealClass("mso_2019: mid-game, table joker", 40, 12, 1, 1, preset="mso_2019"),
+        DealClass("czech_piatnik: mid-game, table joker", 40, 12, 1, 1, edition="standard4j",
+                  preset="czech_piatnik"),
+        DealClass("russian_wiki: mid-game, table joker", 40, 12, 1, 1, preset="russian_wiki"),
+        DealClass("strict_group_1980: mid-game, table joker", 40, 12, 1, 1, preset="strict_group_1980"),
+        DealClass("pagat_sabra: mid-game, table joker", 40, 12, 1, 1, preset="pagat_sabra"),
+        DealClass("twist: mid-game, special joker on the table", 40, 12, 1, 1, edition="twist",
+                  preset="pressman_us_2009"),
     )
 }
 
@@ -100,6 +112,8 @@ def _random_set(
             return None  # an Expert joker only stands for a tile of its colour
         tiles[spot] = joker
         jokers -= 1
+        if joker.joker is not None and joker.joker.is_special and not classify(tiles, edition).valid:
+            return None  # a Twist joker does not fit every place (a colour change between colours)
     need = Counter(t for t in tiles if not t.is_joker)
     if any(box[t] < n for t, n in need.items()):
         return None

@@ -12,6 +12,11 @@ The classes of ``PRESET_CLASSES`` are played under a preset instead (the default
 package, which knows no joker rule, is timed but may play more than the rules allow, so its
 "optimal" column says how often it played as many tiles as the legal optimum.
 
+For the preset classes it also times the route of the solver before issue 19's fates
+(:mod:`engine.solver.fates` switched off: the free-joker play if the referee accepts it, else
+the integer program) on the same positions in the same run, and counts our answer optimal when
+its (tiles, value, sets unchanged) equals that route's, which is exact by other means.
+
 Per class it prints the median and worst time of each solver, the ratio of the medians, and how
 often each found the true optimum (most tiles played). "True" is our solver's answer, which
 benchmarks/solver_exactness.py checks against independent references; a package answer with
@@ -23,6 +28,7 @@ position costs, not when the shared machine paused).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
@@ -31,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rummi.engine.rules import get_rules  # noqa: E402
-from rummi.engine.solver import solve  # noqa: E402
+from rummi.engine.solver import fates, solve  # noqa: E402
 
 from benchmarks.positions import CLASSES, PRESET_CLASSES, Deal, deal  # noqa: E402
 
@@ -70,6 +76,21 @@ class Package:
         return (0 if answer is None else len(answer.tiles)), fastest
 
 
+@contextlib.contextmanager
+def route_before_fates():
+    """The solver as it was before engine.solver.fates: for timing it in the same run."""
+    saved = fates.applies
+    fates.applies = lambda pos, opened: False
+    try:
+        yield
+    finally:
+        fates.applies = saved
+
+
+def _score(hint) -> tuple[int, int, int]:
+    return hint.tiles_played, hint.value_played, sum(hint.untouched)
+
+
 def run(count: int, classes: list[str], repeat: int = 1, first: int = 0) -> list[dict]:
     rows = []
     packages: dict[str, Package] = {}
@@ -82,9 +103,11 @@ def run(count: int, classes: list[str], repeat: int = 1, first: int = 0) -> list
                 "goliath_modern", edition=kind.edition, freed_joker_in_new_set=False, freed_joker_min_own_tiles=0
             )
         edition = rules.box
-        if rks is not None and edition.name not in packages and not edition.coloured_jokers:
+        # the package knows plain jokers only, at most 4 (not Expert's coloured ones, not Twist's)
+        plain = not edition.coloured_jokers and edition.joker_count <= 4
+        if rks is not None and edition.name not in packages and plain:
             packages[edition.name] = Package(edition.name, edition.copies, edition.joker_count)
-        ours_t, theirs_t, ours_ok, theirs_ok, errors = [], [], 0, 0, []
+        ours_t, theirs_t, before_t, ours_ok, theirs_ok, errors = [], [], [], 0, 0, []
         # one untimed hint first, as the package's problems are built untimed: the first call
         # of the compiled kernel in a process loads it from numba's cache (about 0.2 s)
         warm = deal(kind, 10_000 + count)
@@ -100,7 +123,18 @@ def run(count: int, classes: list[str], repeat: int = 1, first: int = 0) -> list
                 fastest = min(fastest, time.perf_counter() - started)
             ours_t.append(fastest)
             best = hint.tiles_played
-            ours_ok += 1
+            if kind.preset:
+                with route_before_fates():
+                    started = time.perf_counter()
+                    before = solve(
+                        position.table, position.rack, opened=position.opened, edition=edition, rules=rules
+                    )
+                    before_t.append(time.perf_counter() - started)
+                ours_ok += _score(hint) == _score(before)
+                if _score(hint) != _score(before):
+                    errors.append(f"{name} seed {seed}: ours {_score(hint)}, the route before {_score(before)}")
+            else:
+                ours_ok += 1  # checked against references by benchmarks/solver_exactness.py
             if rks is not None and edition.name in packages:
                 tiles, elapsed = packages[edition.name].solve(position, repeat)
                 theirs_t.append(elapsed)
@@ -111,8 +145,8 @@ def run(count: int, classes: list[str], repeat: int = 1, first: int = 0) -> list
             print(f"\r{name}: {seed - first + 1}/{count}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
         rows.append(
-            dict(name=name, count=count, ours=ours_t, theirs=theirs_t, ours_ok=ours_ok, theirs_ok=theirs_ok,
-                 errors=errors)
+            dict(name=name, count=count, ours=ours_t, theirs=theirs_t, before=before_t, ours_ok=ours_ok,
+                 theirs_ok=theirs_ok, errors=errors)
         )
     return rows
 
@@ -121,8 +155,9 @@ def table(rows: list[dict]) -> str:
     ms = lambda xs, f: f"{f(xs) * 1000:.1f}" if xs else "-"  # noqa: E731
     lines = [
         "| class | positions | ours median ms | ours worst ms | package median ms | package worst ms "
-        "| median ratio (package/ours) | ours optimal | package optimal |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| median ratio (package/ours) | ours optimal | package optimal | before fates median ms "
+        "| before fates worst ms |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         ratio = (
@@ -132,7 +167,8 @@ def table(rows: list[dict]) -> str:
         lines.append(
             f"| {r['name']} | {r['count']} | {ms(r['ours'], statistics.median)} | {ms(r['ours'], max)} "
             f"| {ms(r['theirs'], statistics.median)} | {ms(r['theirs'], max)} | {ratio} "
-            f"| {100 * r['ours_ok'] / r['count']:.0f} % | {theirs_ok} |"
+            f"| {100 * r['ours_ok'] / r['count']:.0f} % | {theirs_ok} "
+            f"| {ms(r['before'], statistics.median)} | {ms(r['before'], max)} |"
         )
     return "\n".join(lines)
 

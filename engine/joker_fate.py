@@ -265,7 +265,7 @@ def _grown_host(
         if not old.valid or not jokers:
             return a
         for option in _slot_options(s, verdict_of(s)):
-            slots = [(kind, tile, a) for kind, tile in option]
+            slots = [(kind, tile, a, joker) for kind, tile, joker in option]
             if _match(olds, slots) is not None:
                 return a
     return None
@@ -310,11 +310,11 @@ def _kindest(
         landed = Counter(t for a in family for t in new[a] if not t.is_joker)
         if landed - played_num:
             continue
-        landing_jokers = sum(1 for a in family for t in new[a] if t.is_joker)
+        landing_jokers = Counter(t for a in family for t in new[a] if t.is_joker)
         slot_sets = [a for a in joker_sets if a not in family]
         options = [_slot_options(new[a], verdict_of(new[a])) for a in slot_sets]
         for choice in itertools.product(*options):
-            slots = [(kind, tile, a) for a, picked in zip(slot_sets, choice) for kind, tile in picked]
+            slots = [(kind, tile, a, joker) for a, picked in zip(slot_sets, choice) for kind, tile, joker in picked]
             for kept_count in range(len(loose), -1, -1):
                 for kept_ids in itertools.combinations(range(len(loose)), kept_count):
                     attempt = _try(
@@ -333,13 +333,17 @@ def _kindest(
     return best
 
 
-def _slot_options(tiles: tuple[Tile, ...], verdict: SetVerdict) -> list[tuple[tuple[SetKind, Tile], ...]]:
-    """Per reading of an after-set, the (kind, tile) each of its jokers stands for."""
+def _slot_options(
+    tiles: tuple[Tile, ...], verdict: SetVerdict
+) -> list[tuple[tuple[SetKind, Tile, Tile], ...]]:
+    """Per reading of an after-set, the (kind, tile, joker) of each of its jokers: what it stands
+    for and which joker it is (Twist's and Expert's jokers are not interchangeable)."""
     if not verdict.valid:
         return [()]
     seen: list[tuple[tuple[SetKind, Tile], ...]] = []
     for reading in verdict.readings:
-        option = tuple((reading.kind, t) for t in reading.jokers)
+        jokers = [t for t in tiles if t.is_joker]  # reading.jokers follows their order
+        option = tuple((reading.kind, t, j) for t, j in zip(reading.jokers, jokers))
         if option not in seen:
             seen.append(option)
     return seen or [()]
@@ -348,9 +352,9 @@ def _slot_options(tiles: tuple[Tile, ...], verdict: SetVerdict) -> list[tuple[tu
 def _try(
     loose: list[_Loose],
     kept_ids: tuple[int, ...],
-    slots: list[tuple[SetKind, Tile, int]],
+    slots: list[tuple[SetKind, Tile, int, Tile]],
     family: tuple[int, ...],
-    landing_jokers: int,
+    landing_jokers: Counter[Tile],
     landed: Counter[Tile],
     rule: JokerRules,
     may_take: bool,
@@ -388,9 +392,10 @@ def _try(
         ok = False
         problems += _replacement_problems(needy, spare, played_num, after_num, rule)
         picks = {}
-    # landing: enough jokers in new sets of own tiles
+    # landing: the freed jokers themselves in new sets of own tiles (Expert's and Twist's
+    # jokers are not interchangeable: a black joker there does not house a freed red one)
     homes = list(family)
-    if rule.landing and len(freed) > landing_jokers:
+    if rule.landing and Counter(j.joker for j in freed) - landing_jokers:
         ok = False
         taken = Counter(slots[s][2] for s in match)
         for a in joker_sets:
@@ -409,11 +414,11 @@ def _try(
                     tiles=tuple(t for v in picks.values() for t in v),
                 )
             )
-    room = {a: sum(1 for t in new[a] if t.is_joker) for a in homes}
+    room = {a: Counter(t for t in new[a] if t.is_joker) for a in homes}
     for j in freed:
-        home = next((a for a in homes if room[a] > 0), None)
+        home = next((a for a in homes if room[a][j.joker] > 0), None)
         if home is not None:
-            room[home] -= 1
+            room[home][j.joker] -= 1
         own = sum(1 for t in new[home] if not t.is_joker) if home is not None else 0
         by = picks.get(id(j), ()) or _seen_replacement(j, played_num - landed, after_num - played_num)
         fates.append(
@@ -425,16 +430,18 @@ def _try(
     return _Attempt(ok, fates, problems, len(kept))
 
 
-def _match(kept: list[_Loose], slots: list[tuple[SetKind, Tile, int]]) -> list[int] | None:
-    """One slot per kept joker, of its old kind, standing for one of its meanings."""
+def _match(kept: list[_Loose], slots: list[tuple[SetKind, Tile, int, Tile]]) -> list[int] | None:
+    """One slot per kept joker, held by the same kind of joker (plain jokers are all alike; a
+    Twist colour-change joker whose place a standard joker took was moved, not kept), of its
+    old kind, standing for one of its meanings."""
     used = [False] * len(slots)
     out: list[int] = []
 
     def go(i: int) -> bool:
         if i == len(kept):
             return True
-        for s, (kind, tile, _) in enumerate(slots):
-            if not used[s] and tile in kept[i].meanings.get(kind, ()):
+        for s, (kind, tile, _, joker) in enumerate(slots):
+            if not used[s] and joker == kept[i].joker and tile in kept[i].meanings.get(kind, ()):
                 used[s] = True
                 out.append(s)
                 if go(i + 1):

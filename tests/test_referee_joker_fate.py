@@ -56,3 +56,28 @@ def test_one_tile_does_not_both_replace_a_joker_and_make_its_new_set() -> None:
 def test_a_joker_may_not_be_taken_before_the_players_opening() -> None:
     reading = fates("r4 J r6", "r4 r5 r6 | J k7 k8", may_take=False)
     assert [p.code for p in reading.problems] == ["joker_before_opening"]
+
+
+def test_a_special_joker_whose_place_a_standard_joker_took_was_moved_not_kept() -> None:
+    # Twist seed 0 of the cross-check: Jc stood for r8; Js from the rack now stands there and Jc
+    # went into a new set. The jokers are different tiles, so Jc was taken without a tile it
+    # stood for, which pressman_us_2009 does not allow (rules.md 4.2: a joker is replaced by the
+    # tile it represents); the same move with plain jokers is no move at all.
+    before = parse_sets("r5 r6 r7 Jc | r9 o9 k9", edition="twist")
+    after = parse_sets("k9 b9 o9 | k10 o12 Jc | r5 r6 r7 r9 Js", edition="twist")
+    reading = read_joker_fates(before, after, rules=get_rules("pressman_us_2009"), may_take=True, edition="twist")
+    assert not reading.legal
+    assert [p.code for p in reading.problems] == ["joker_freed_by_rearranging"]
+    plain = fates("r5 r6 r7 J | r9 o9 k9", "k9 b9 o9 | k10 J k12 | r5 r6 r7 r9 J")
+    assert plain.legal
+
+
+def test_a_freed_expert_joker_must_land_itself_in_a_new_set() -> None:
+    # cross-check "jokers: expert" seed 259: Jr (it stood for r12) moved to r9 and r12 from the
+    # rack replaced it, so Jr was freed; the new set of own tiles holds the rack's black joker,
+    # not Jr, which stayed in a set of table tiles (Expert's jokers differ by colour)
+    before = parse_sets("r10 r11 Jr r13 | b11 o11 Jk", edition="expert")
+    after = parse_sets("b11 o11 Jk | o13 r13 Jk | r10 r11 r12 r13 Jr", edition="expert")
+    reading = read_joker_fates(before, after, rules=get_rules("pressman_us_2009"), may_take=True, edition="expert")
+    assert not reading.legal
+    assert "freed_joker_not_in_new_set" in {p.code for p in reading.problems}

@@ -262,3 +262,25 @@ def test_a_special_joker_play_that_frees_a_table_joker_is_not_shown():
     # growing k12 o12 Js into a mirror set would free Js with no rack tile (Pressman): no play
     h = hint("k12 o12 Js | k4 o4 r4", "o13 k4 o12 o4 r13 Jm", edition="twist")
     assert h.is_draw and h.reason == "no rack tile fits on the table, even after rearranging it"
+
+
+# the Twist cross-check's positions (benchmarks/solver_exactness.py, "jokers: twist"): the best
+# play the referee accepts, (tiles, value, sets unchanged) as its exhaustive search found them
+@pytest.mark.parametrize(
+    "table, rack, best",
+    [
+        # seed 15: a table set holding a double joker is split, the joker keeping its place
+        ("o6 o7 o8 o9 o10 Jd", "o8 o9 Jm", (2, 17, 0)),
+        # seed 31: the same with a standard rack joker beside it
+        ("r4 r5 r6 Jd | b9 b10 b11", "r3 Js", (2, 33, 1)),
+        # seed 18: a mirror set with a tile taken from a group that a rack tile completes again
+        ("o3 b3 r3 | o5 o6 o7 o8", "o4 r3 o9 k3 Jm", (5, 49, 0)),
+        # seed 25: a mirror set with the last tile of a run
+        ("b5 k5 Jd | o1 o2 o3 o4 o5 o6", "o13 r6 o6 Jm", (2, 36, 1)),
+        # seed 41: a table set holding a colour-change joker grows by a tile and a rack joker
+        ("r4 r5 Jc | r8 b8 k8", "k6 k10 r7 Js", (2, 37, 1)),
+    ],
+)
+def test_twist_special_jokers_with_table_tiles(table: str, rack: str, best: tuple[int, int, int]):
+    h = hint(table, rack, edition="twist", rules=get_rules("pressman_us_2009", edition="twist"))
+    assert (h.tiles_played, h.value_played, sum(h.untouched)) == best

@@ -25,7 +25,7 @@ from rummi.engine.errors import RummiError
 from rummi.engine.notation import format_sets, format_tiles, sets_to_json, tile_to_json
 from rummi.engine.referee.judge import judge_turn
 from rummi.engine.rules import Rules
-from rummi.engine.solver import dp, opening, specials
+from rummi.engine.solver import dp, fates, opening, specials
 from rummi.engine.solver.explain import explain
 from rummi.engine.solver.position import Position, RuleView
 from rummi.engine.solver.turn import Objective, TurnAnswer, solve_turn
@@ -150,7 +150,9 @@ def _best(
     rules keep the dynamic programme out, it still answers the same position with the table
     jokers free: every legal play is among those, so when the referee accepts its best play
     that play is the best legal one (the packed objective, tie-breaks included, can only be
-    lower under more rules); otherwise the integer program, which encodes the rules, answers.
+    lower under more rules). Otherwise each table joker's fates are solved one by one
+    (:mod:`engine.solver.fates`, the same argument with tighter relaxations), and where that
+    proves nothing the integer program, which encodes the rules, answers.
     """
     if opening.applies(pos, opened):
         return opening.search(pos, goal), False
@@ -165,13 +167,19 @@ def _best(
             return answer, True  # nothing fits even with free jokers
         if answer is not None and _legal(pos, answer, opened, rules):
             return answer, True
+        if answer is not None and fates.applies(pos, opened):
+            judge = lambda a: _legal(pos, a, opened, rules)  # noqa: E731
+            settled = fates.solve(pos, goal, judge, upper=answer)
+            if settled is not None:
+                return settled, True
     return solve_turn(pos, opened, goal), False
 
 
 def _jokers_free(pos: Position) -> Position | None:
     """The same position under rules that let table jokers go anywhere (a relaxation), or
-    ``None`` when the position has no table joker to relax."""
-    if not pos.table_jokers:
+    ``None`` when the position has no table joker to relax, or has loose table tiles (a part of
+    a Twist turn, engine.solver.specials: the referee could not judge it alone)."""
+    if not pos.table_jokers or any(not s.keepable for s in pos.sets):
         return None
     view = replace(
         pos.rules, free_by_rearranging=True, freed_min_own_tiles=0, freed_in_new_set=False,

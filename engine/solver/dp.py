@@ -8,7 +8,8 @@ of tens to thousands, for the positions it covers:
 * plain jokers only (no Expert coloured joker, no Twist special joker on the table);
 * a joker on the table may be taken freely (``joker_free_by_rearranging``, no own tiles and no
   new set demanded for it: the rules of the benchmark and of several presets), or there is no
-  joker on the table at all;
+  joker on the table at all (under other rules :mod:`engine.solver.fates` settles each table
+  joker's fate first and hands this module plain positions);
 * no locked set (``locked_joker_sets``), at most 4 colours, 3 copies, 7 jokers;
 * the walks stay within :data:`ROW_BUDGET` states (:data:`BIG_ROW_BUDGET` on a table of more
   than :data:`MAX_TILES` numbered tiles, where only plays of the whole rack are tried): beyond
@@ -90,7 +91,7 @@ def applies(pos: Position, opened: bool) -> bool:
     rules = pos.rules
     if not opened:
         return False
-    if len(pos.colours) > kernel.MAX_COLOURS or pos.edition.copies > kernel.MAX_COPIES:
+    if len(pos.colours) > kernel.MAX_COLOURS or _copies(pos) > kernel.MAX_COPIES:
         return False
     if any(s.locked for s in pos.sets):
         return False
@@ -102,6 +103,16 @@ def applies(pos: Position, opened: bool) -> bool:
     if any(j.needs_all for j in pos.table_jokers):
         return False  # a strict 3-tile group's joker needs both colours even where jokers are free
     return _pool_jokers(pos) <= kernel.MAX_JOKERS
+
+
+def _copies(pos: Position) -> int:
+    """The most tiles of one kind that groups may take: the box's copies, or one more where a
+    table joker goes on standing for a tile as that tile in a group (:mod:`engine.solver.fates`;
+    one standing as a tile in a run never joins a group, so an XP box's fourth r5 may be one)."""
+    counts = [t + r for t, r in zip(pos.table_count, pos.rack_count)]
+    for index, in_run, _ in pos.kept_as:
+        counts[index] -= in_run
+    return max(pos.edition.copies, max(counts, default=0))
 
 
 def _is_big(pos: Position) -> bool:
@@ -138,11 +149,21 @@ class _Unsupported(Exception):
     the integer program answers it instead."""
 
 
-def solve_after_opening(pos: Position, objective: Objective) -> TurnAnswer | None:
+class NoWholeRack(_Unsupported):
+    """On a big table: proven that no play lays out every rack tile (only such plays are tried
+    there, so the integer program answers; :mod:`engine.solver.fates` uses the proof)."""
+
+
+def solve_after_opening(pos: Position, objective: Objective, *, tell_whole_rack: bool = False) -> TurnAnswer | None:
     """Best play after the opening, or ``None`` if the position is outside what fits the
-    compiled state (then the caller uses the integer program)."""
+    compiled state (then the caller uses the integer program). ``tell_whole_rack``: raise
+    :class:`NoWholeRack` instead of ``None`` when that is the reason."""
     try:
         return _solve(pos, objective)
+    except NoWholeRack:
+        if tell_whole_rack:
+            raise
+        return None
     except _Unsupported:
         return None
 
@@ -190,6 +211,16 @@ class _Walks:
             for v, c in r.tiles:
                 self.slot_bits[v, c] |= 1 << r.slot
             self.slot_free_after[r.last] |= 1 << r.slot
+        # kept table jokers as tiles: how many must go into runs / groups, and the slot of the
+        # old set that takes its one with it when kept whole
+        self.kind_need = np.zeros((values, colours, 4), np.int64)
+        slot_of = {r.set_index: r.slot for r in old}
+        for index, in_run, k in pos.kept_as:
+            v, c = index % span, index // span
+            column = 0 if in_run else 2
+            self.kind_need[v, c, column] += 1
+            if k in slot_of:
+                self.kind_need[v, c, column + 1] |= 1 << slot_of[k]
         self.no_sets = np.zeros(values + 1, np.int64)
         self.no_kept = np.zeros((values + 1, self.pool + 1), np.int64)
 
@@ -205,7 +236,7 @@ class _Walks:
         self.main_left = self._left(self.tile_gain // self.main_unit, weights.joker // self.main_unit)
         # what every walk shares, in the order kernel.solve_dp unpacks it
         self.box = (
-            values, colours, pos.edition.copies, self.tile_gain, weights.joker, weights.kept, self.set_slot,
+            values, colours, _copies(pos), self.tile_gain, weights.joker, weights.kept, self.set_slot,
             self.set_jokers, self.slot_bits, self.slot_free_after, *_DOMINATORS, weights.kept_span,
         )
         self.budget = ROW_BUDGET
@@ -266,7 +297,7 @@ class _Walks:
         best, score, self.rows, self.ran, _ = kernel.solve_dp(
             self.box, self.table_count, self.rack_count, self.pool, len(self.pos.table_jokers),
             self.set_start if keep else self.no_sets, unit, gains_left, kept_need, floor, self.budget,
-            beam, 0, self.no_spares, self.rack_jokers, floor >= int(gains_left[0]),
+            beam, 0, self.no_spares, self.rack_jokers, floor >= int(gains_left[0]), self.kind_need,
         )
         self.budget -= len(self.rows)
         if best == -2 or self.budget <= 0:
@@ -322,7 +353,7 @@ def _fewest_changes(walks: _Walks, main: int) -> list[int]:
             best, score = walks.main(main, floor)
             if best >= 0:
                 return walks.path(best)
-        raise _Unsupported  # nothing reaches ``main`` (on a big table: not every rack tile fits)
+        raise NoWholeRack  # nothing reaches ``main`` (on a big table: not every rack tile fits)
     choices, kept = walks.path(best), score % walks.main_unit
     if kept < most:
         best, score = walks.main(main, kept + 1)
@@ -354,8 +385,10 @@ def _tighten_kept_bounds(walks: _Walks, main: int) -> None:
         TAIL_ROWS[max(2, walks.pos.edition.copies)], walks.budget, walks.set_start, walks.main_unit,
         walks.main_left,
     )
+    if status == -1:
+        raise NoWholeRack  # not even a relaxed tail reaches ``main``
     if status < 0:
-        raise _Unsupported  # too big to be quick, or not even a tail reaches ``main``
+        raise _Unsupported  # too big to be quick
 
 
 def _widening(most: int, first: int = 1) -> list[int]:
@@ -413,6 +446,8 @@ def _old_sets(pos: Position) -> list[_OldSet]:
     """The table's sets, each with the tiles it holds back while kept whole."""
     out: list[_OldSet] = []
     for k, s in enumerate(pos.sets):
+        if not s.keepable:
+            continue
         tiles = {(i % pos.span, i // pos.span): n for i, n in s.counts}
         numbers = [v for v, _ in tiles]
         out.append(_OldSet(k, tiles, len(s.joker_keys), min(numbers), max(numbers)))

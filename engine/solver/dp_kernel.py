@@ -328,6 +328,7 @@ def solve_dp(
     spare_count,
     rack_jokers,
     play_all,
+    kind_need,
 ):
     """The best final state. Returns (row of the best final state, -1 if none, -2 if the walk
     needed more than ``row_budget`` states; its score; the rows; which layers were walked, see
@@ -350,6 +351,11 @@ def solve_dp(
     w_kept_span) than kept_need[v, j], j its jokers in use: the caller's floor less the most
     the sets still undecided can add (before the keep step of v row v applies, after it row
     v + 1; row ``values`` is the floor of a final state).
+
+    ``kind_need[v, c]``: (tiles of number v and colour c that must go into runs, the slots
+    whose kept set holds one of them instead, tiles that must go into groups, the same slots):
+    a table joker that goes on standing for that tile in a set of its old kind
+    (engine.solver.fates); zeros where no such joker is.
 
     A walk may start at number ``v_start`` (a relaxed tail of the position, see dp.py);
     ``spare_count[v, c]`` tiles may be placed or not, at no gain (table tiles such a tail need
@@ -437,6 +443,10 @@ def solve_dp(
                     n3 = (key >> (shift + 6)) & 7
                     mask = (key >> MASK_SHIFT) & 0xFFFF
                     forced = table_count[v, c] - _held(slot_bits, mask, v, c)
+                    # at least run_only of this number and colour go into runs, group_only
+                    # into groups (a kept set holding one of them takes it with it)
+                    run_only = kind_need[v, c, 0] - _held(kind_need[:, :, 1], mask, v, c)
+                    group_only = kind_need[v, c, 2] - _held(kind_need[:, :, 3], mask, v, c)
                     free_j = jokers - j
                     cleared = key & ~(np.int64(0x1FF) << shift)
                     r_left = (key >> G_SHIFT) & 15
@@ -490,7 +500,7 @@ def solve_dp(
                                         jj = j + i1 + i2 + e3j
                                         for s in range(s_hi + 1):
                                             g = rem - s
-                                            if g > copies:
+                                            if g > copies or g > a - run_only or g < group_only:
                                                 continue
                                             # jokers that the runs of 1 and 2 now open will need:
                                             # a tile or a joker at the next number, a run of 1 at
@@ -617,6 +627,8 @@ def tighten_kept_bounds(
     """
     values = box[0]
     pool = bound.shape[1] - 1
+    # a tail is a relaxation: it need not ask which kind of set a kept joker's tile goes into
+    no_kinds = np.zeros((values, box[1], 4), np.int64)
     for k in range(starts.shape[0]):
         start = starts[k]
         here = set_start[start + 1] - set_start[start]  # old sets starting here
@@ -639,7 +651,7 @@ def tighten_kept_bounds(
                     need[v, j] = top[jokers] - bound[v, jokers - j]
             best, _, rows, _, kept = solve_dp(
                 box, tail_table[k], tail_rack[k], jokers, 0, set_start, w_primary, gains_left, need,
-                tail_floor[k], min(budget, rows_cap), 0, start, tail_spares[k], 0, play_all,
+                tail_floor[k], min(budget, rows_cap), 0, start, tail_spares[k], 0, play_all, no_kinds,
             )
             budget -= rows.shape[0]
             if budget <= 0:

@@ -96,6 +96,8 @@ class TableSet:
     extensions: tuple[tuple[tuple[int, int], ...], ...] = ((),)
     #: per extension, the rack jokers it takes (pagat_sabra: a locked set may grow with one)
     extension_jokers: tuple[int, ...] = (0,)
+    #: False: it cannot be left whole this turn (engine.solver.fates: a joker of it was freed)
+    keepable: bool = True
 
 
 class Position:
@@ -138,6 +140,9 @@ class Position:
 
         self.sets: list[TableSet] = []
         self.table_jokers: list[TableJoker] = []
+        #: table jokers that go on standing for a tile *as that tile* (engine.solver.fates):
+        #: (tile index, in a run (else a group), its old set)
+        self.kept_as: list[tuple[int, bool, int]] = []
         for tiles in self.table_sets_in:
             for t in tiles:
                 if not t.is_joker:

@@ -240,6 +240,8 @@ def _table(
                 if jokers:  # rack jokers it grows by
                     joker_balance[ANY][var] = joker_balance[ANY].get(var, 0.0) + jokers
             locked_vars[k] = options
+        elif not s.keepable:
+            continue  # loose tiles (engine.solver.specials took the rest): placed, never kept
         else:
             var = model.var(1)
             set_vars[k] = var

@@ -1,0 +1,321 @@
+"""Table jokers under the presets' retrieval rules, by the dynamic programme, one fate at a time.
+
+The dynamic programme (:mod:`engine.solver.dp`) knows jokers that go anywhere. Under most
+presets a table joker may not: it is *kept* (it goes on standing, in a set of its old kind, for
+a tile it stood for; its old set left whole is one such case) or *freed*, and then it needs a
+replacement tile from the rack (or the table where the preset allows it) and a new set of own
+tiles (:mod:`engine.joker_fate`, the definition the referee judges with). So each table joker is
+given each of its fates in turn, and every combination of fates becomes a plain position the
+programme solves in milliseconds:
+
+* kept as tile t: the joker *is* a table tile t (it must be placed, it is not played);
+* freed with replacement r: r leaves the rack for the table (it must be placed and counts as
+  played), the joker becomes a free table joker, and its old set can no longer be kept whole.
+
+Each such position is a *relaxation* of its fate (a kept joker's tile may land in a set of the
+other kind; a freed joker's landing rule is not asked), and every legal play lies in one of
+them. So the best answer over all combinations bounds every legal play: when the referee
+accepts it, it is the best legal play, tie-breaks included. When it does not, or a combination
+is beyond the programme, :func:`solve` says ``None`` and the integer program answers.
+
+On a big table the programme only tries plays of the whole rack (:class:`dp.NoWholeRack` when
+there is none): a combination without one cannot beat an accepted whole-rack play, since that
+one plays more tiles and more points.
+"""
+
+from __future__ import annotations
+
+import copy
+import heapq
+import itertools
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from rummi.engine.melds import SetKind, classify
+from rummi.engine.solver import dp
+from rummi.engine.solver.position import Position, TableJoker, TableSet
+from rummi.engine.solver.specials import _reading_order
+from rummi.engine.solver.turn import Objective, TurnAnswer
+from rummi.engine.tiles import Tile
+
+#: combinations of fates tried before the integer program is left the position (each is one
+#: solve of a few milliseconds; three jokers of four fates each is 64)
+MAX_COMBINATIONS = 64
+
+
+@dataclass(frozen=True)
+class Fate:
+    """One way a table joker may end the turn: kept as the tile index ``keep_as``, or freed
+    (``keep_as`` is None) with the rack tile indices ``replaced_by`` played as replacements."""
+
+    joker: TableJoker
+    keep_as: int | None
+    replaced_by: tuple[int, ...] = ()
+    #: kept: the kind of set it stands in (a joker keeps its place only in a set of its old kind)
+    kind: SetKind | None = None
+
+
+def applies(pos: Position, opened: bool) -> bool:
+    """Table jokers whose retrieval the preset rules, in a position the programme can walk once
+    they are settled (plain jokers, no locked set, after the opening)."""
+    if not opened or not pos.table_jokers or pos.unplayable_rack:
+        return False
+    if any(s.locked for s in pos.sets):
+        return False
+    return dp.applies(_free(pos, pos.table_jokers), opened)
+
+
+def fates_of(pos: Position, joker: TableJoker) -> list[Fate]:
+    """Every fate of ``joker``: kept at each of its meanings, freed with each replacement the
+    rules and the rack allow (none needed where it may be freed by rearranging)."""
+    rules = pos.rules
+    out = [Fate(joker, m, kind=SetKind.RUN) for m in joker.run_meanings]
+    out += [Fate(joker, m, kind=SetKind.GROUP) for m in joker.group_meanings]
+    if joker.needs_all:  # a strict 3-tile group: both missing colours
+        options = [tuple(joker.meanings)]
+    elif rules.free_by_rearranging:
+        options = [()]
+    else:
+        options = [(m,) for m in joker.meanings]
+    freed: set[tuple[int, ...]] = set()
+    for option in options:
+        from_rack = tuple(m for m in option if not (rules.replacement_from_table and pos.table_count[m] > 0))
+        if not Counter(from_rack) - Counter({i: n for i, n in enumerate(pos.rack_count) if n}):
+            freed.add(tuple(sorted(from_rack)))
+    out += [Fate(joker, None, r) for r in sorted(freed)]
+    return out
+
+
+def solve(
+    pos: Position,
+    objective: Objective,
+    legal: Callable[[TurnAnswer], bool],
+    upper: TurnAnswer | None = None,
+) -> TurnAnswer | None:
+    """The best legal play, or ``None`` when this route cannot prove one (the integer program
+    then answers). ``upper``: the play with every joker free, which bounds them all; an
+    accepted answer that reaches it ends the search early.
+
+    Best first: the best answer over the combinations is judged; if the referee rejects it
+    and one joker was freed, that combination is split by the new set the joker lands in
+    (each split exact for the landing rule) and the search goes on; otherwise it gives up.
+    """
+    per_joker = [fates_of(pos, j) for j in pos.table_jokers]
+    combinations = 1
+    for fates in per_joker:
+        combinations *= len(fates)
+    if combinations > MAX_COMBINATIONS:
+        return None
+    rack = Counter({i: n for i, n in enumerate(pos.rack_count) if n})
+    top = None if upper is None else score(upper, objective)
+    queue: list[tuple[tuple[int, int, int], int, TurnAnswer, tuple[Fate, ...], bool]] = []
+    no_whole_rack = False
+    order = itertools.count()  # ties in the queue go to the combination offered first
+
+    def offer(combo: tuple[Fate, ...], landing: tuple[Tile, ...] | None) -> bool:
+        """Solve one combination into the queue; False if the programme cannot."""
+        nonlocal no_whole_rack
+        settled = settle(pos, combo, landing)
+        if settled is None or not dp.applies(settled, True):
+            return False
+        try:
+            found = dp.solve_after_opening(settled, objective, tell_whole_rack=True)
+        except dp.NoWholeRack:
+            no_whole_rack = True
+            return True
+        if found is None:
+            return False
+        answer = restore(pos, settled, combo, found, landing)
+        heapq.heappush(queue, (_negated(score(answer, objective)), next(order), answer, combo, landing is not None))
+        return True
+
+    # kept fates first: the likelier best, so an early answer often reaches ``upper``
+    for combo in sorted(itertools.product(*per_joker), key=lambda c: sum(f.keep_as is None for f in c)):
+        if Counter(i for f in combo for i in f.replaced_by) - rack:
+            continue  # one rack tile cannot replace two jokers
+        if not offer(combo, None):
+            return None
+        best = queue and queue[0]
+        if best and top is not None and score(best[2], objective) >= top and legal(best[2]):
+            return best[2]
+    while queue:
+        _, _, answer, combo, landed = heapq.heappop(queue)
+        if answer.tiles == 0:
+            return answer  # not one tile fits, whatever becomes of the jokers
+        if legal(answer):
+            if no_whole_rack and answer.tiles < len(pos.rack_in):
+                return None  # a combination without a whole-rack play might still beat it
+            return answer
+        freed = [f for f in combo if f.keep_as is None]
+        if landed or len(freed) != 1 or not (pos.rules.freed_in_new_set or pos.rules.freed_min_own_tiles > 0):
+            return None
+        for landing in landings(pos, freed[0]):
+            if not offer(combo, landing):
+                return None
+    return None
+
+
+def _negated(key: tuple[int, int, int]) -> tuple[int, int, int]:
+    return -key[0], -key[1], -key[2]
+
+
+def landings(pos: Position, fate: Fate) -> list[tuple[Tile, ...]]:
+    """Every new set the freed joker may land in: it and rack tiles only (numbered ones at least
+    as many as the preset asks, at least one; plain rack jokers besides), not the tiles that
+    replace it (engine.joker_fate). Its rack tiles, jokers included, joker first."""
+    rack = Counter({i: n for i, n in enumerate(pos.rack_count) if n}) - Counter(fate.replaced_by)
+    need = max(1, pos.rules.freed_min_own_tiles)
+    spare_jokers = [pos.joker_tile[k] for k, n in pos.rack_jokers.items() for _ in range(n)][:2]
+    joker = fate.joker.tile
+    found: list[tuple[Tile, ...]] = []
+    seen: set[tuple[str, ...]] = set()
+
+    def offer(numbered: list[Tile]) -> None:
+        for extra in range(len(spare_jokers) + 1):
+            tiles = [joker, *spare_jokers[:extra], *numbered]
+            key = tuple(sorted(map(str, tiles)))
+            if key not in seen and classify(tiles, pos.edition).valid:
+                seen.add(key)
+                found.append(tuple(tiles[1:]))
+
+    tiles = [pos.tile(i) for i in sorted(rack)]
+    by_number: dict[int, list[Tile]] = {}
+    by_colour: dict[str, list[Tile]] = {}
+    for t in tiles:
+        by_number.setdefault(t.number, []).append(t)  # type: ignore[arg-type]
+        by_colour.setdefault(t.colour, []).append(t)  # type: ignore[arg-type]
+    for same in by_number.values():  # groups: distinct colours of one number
+        for size in range(need, min(3, len(same)) + 1):
+            for combo in itertools.combinations(same, size):
+                offer(list(combo))
+    for same in by_colour.values():  # runs: distinct numbers of one colour, gaps for jokers
+        for size in range(need, len(same) + 1):
+            for combo in itertools.combinations(same, size):
+                numbers = [t.number for t in combo]
+                if numbers[-1] - numbers[0] + 1 <= size + 1 + len(spare_jokers):  # type: ignore[operator]
+                    offer(list(combo))
+    return found
+
+
+def score(answer: TurnAnswer, objective: Objective) -> tuple[int, int, int]:
+    """(primary, secondary, old sets left whole): what "best" compares."""
+    first, second = (answer.tiles, answer.value) if objective is Objective.TILES else (answer.value, answer.tiles)
+    return first, second, sum(answer.untouched)
+
+
+def _free(pos: Position, jokers: list[TableJoker]) -> Position:
+    """``pos`` with only ``jokers`` on the table as jokers, and these free to go anywhere."""
+    settled = copy.copy(pos)
+    settled.rules = replace(
+        pos.rules, free_by_rearranging=True, freed_min_own_tiles=0, freed_in_new_set=False,
+        strict_joker_group=False,
+    )
+    settled.table_jokers = [replace(j, needs_all=False) for j in jokers]
+    return settled
+
+
+def settle(pos: Position, combo: tuple[Fate, ...], landing: tuple[Tile, ...] | None = None) -> Position | None:
+    """The plain position of one combination of fates (see the module's docstring); with
+    ``landing``, the one freed joker lands in a new set with those rack tiles (it and they
+    leave the position)."""
+    freed = [f.joker for f in combo if f.keep_as is None and landing is None]
+    settled = _free(pos, freed)
+    table_count = list(pos.table_count)
+    rack_count = list(pos.rack_count)
+    if landing is not None:
+        settled.rack_jokers = Counter(pos.rack_jokers)
+        for t in landing:
+            if t.is_joker:
+                settled.rack_jokers[pos.joker_key(t)] -= 1  # type: ignore[index]
+            else:
+                rack_count[pos.index(t)] -= 1
+        settled.rack_jokers = +settled.rack_jokers
+    for f in combo:
+        if f.keep_as is not None:
+            table_count[f.keep_as] += 1
+        for i in f.replaced_by:
+            rack_count[i] -= 1
+            table_count[i] += 1
+    settled.table_count, settled.rack_count = table_count, rack_count
+    settled.kept_as = [(f.keep_as, f.kind is SetKind.RUN, f.joker.set_index) for f in combo if f.keep_as is not None]
+    by_set: dict[int, list[Fate]] = {}
+    for f in combo:
+        by_set.setdefault(f.joker.set_index, []).append(f)
+    sets: list[TableSet] = []
+    for k, s in enumerate(pos.sets):
+        fates = by_set.get(k)
+        if not fates:
+            sets.append(s)
+            continue
+        tiles = list(s.tiles)
+        joker_places = [i for i, t in enumerate(tiles) if t.is_joker]
+        counts = Counter(dict(s.counts))
+        landed: set[int] = set()
+        for place, f in zip(joker_places, fates):  # table_jokers list a set's jokers in order
+            if f.keep_as is not None:
+                tiles[place] = pos.tile(f.keep_as)
+                counts[f.keep_as] += 1
+            elif landing is not None:
+                landed.add(place)  # in its new set already: not a joker the walks may place
+        tiles = [t for i, t in enumerate(tiles) if i not in landed]
+        whole = all(f.keep_as is not None for f in fates)
+        sets.append(replace(s, tiles=tuple(tiles), counts=tuple(sorted(counts.items())), joker_keys=(), keepable=whole))
+    settled.sets = sets
+    return settled
+
+
+def restore(
+    pos: Position, settled: Position, combo: tuple[Fate, ...], found: TurnAnswer,
+    landing: tuple[Tile, ...] | None = None,
+) -> TurnAnswer:
+    """The programme's answer for a settled position as a play of the real one: each kept
+    joker back in place of its tile, the replacement tiles played, the landing set laid."""
+    table = [list(s) for s in found.table]
+    untouched = list(found.untouched)
+    pending = [f for f in combo if f.keep_as is not None]
+    # a set kept whole is its old set again
+    settled_sets = [k for k, s in enumerate(settled.sets) if s is not pos.sets[k] and s.keepable]
+    for a, tiles in enumerate(table):
+        if not untouched[a]:
+            continue
+        k = next((k for k in settled_sets if list(settled.sets[k].tiles) == tiles), None)
+        if k is not None:
+            settled_sets.remove(k)
+            table[a] = list(pos.sets[k].tiles)
+            pending = [f for f in pending if f.joker.set_index != k]
+    for f in pending:
+        _put_back(pos, table, f)
+    extra: list[Tile] = []
+    if landing is not None:
+        joker = next(f.joker.tile for f in combo if f.keep_as is None)
+        new_set = [joker, *landing]
+        table.append(_reading_order(new_set, classify(new_set, pos.edition)))
+        untouched.append(False)
+        extra = list(landing)
+    played = list(found.played) + [pos.tile(i) for f in combo for i in f.replaced_by] + extra
+    penalty = pos.rules.joker_penalty
+    return TurnAnswer(
+        played=played,
+        table=table,
+        untouched=untouched,
+        tiles=len(played),
+        value=sum(penalty if t.is_joker else t.number for t in played),  # type: ignore[misc]
+        opening_value=0,
+    )
+
+
+def _put_back(pos: Position, table: list[list[Tile]], fate: Fate) -> None:
+    """Replace one tile the kept joker stood as by the joker: in a set where it then stands for
+    that tile in a set of its old kind (the reading the referee looks for), else anywhere."""
+    tile = pos.tile(fate.keep_as)  # type: ignore[arg-type]
+    joker = fate.joker
+    places = [(a, i) for a, s in enumerate(table) for i, t in enumerate(s) if t == tile]
+    for a, i in places:
+        tried = table[a][:i] + [joker.tile] + table[a][i + 1:]
+        verdict = classify(tried, pos.edition)
+        if verdict.valid and any(r.kind is fate.kind and tile in r.jokers for r in verdict.readings):
+            table[a] = tried
+            return
+    a, i = places[0]
+    table[a][i] = joker.tile

@@ -1,0 +1,96 @@
+"""engine.solver.fates: table jokers under retrieval rules, by the dynamic programme fate by fate.
+
+Each answer is compared with the integer program (which encodes the preset's joker rules) on the
+same position, and the route is checked: these positions must not reach the integer program.
+"""
+
+from __future__ import annotations
+
+import pytest
+import rummi.engine.solver as solver
+from rummi.engine.notation import parse_sets, parse_tiles
+from rummi.engine.rules import get_rules
+from rummi.engine.solver import Objective, fates, solve
+from rummi.engine.solver.position import Position, RuleView
+
+from benchmarks.positions import PRESET_CLASSES, deal
+
+
+def _score(hint) -> tuple[int, int, int]:
+    return hint.tiles_played, hint.value_played, sum(hint.untouched)
+
+
+def _no_integer_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args, **kwargs):
+        raise AssertionError("the integer program was asked")
+
+    monkeypatch.setattr(solver, "solve_turn", refuse)
+
+
+# seeds whose free-joker play the referee rejects, so the fates decide (found with
+# benchmarks/solver.py's classes; each takes the fates route, none falls back)
+CASES = [
+    ("default: mid-game, table joker", 0),
+    ("default: mid-game, table joker", 3),
+    ("default: 2 jokers on the table", 3),  # the freed joker's best new set holds a table tile
+    ("default: 2 jokers on the table", 4),  # a kept joker's tile would rather join a group
+    ("default: 2 jokers on the table", 5),
+    # landings that tie: the search's queue once compared two answers to order them
+    ("default: 2 jokers on the table", 28),
+    # freed with r10 from the rack, landing in r1 J r3 r4 while the rack's own joker plays too
+    ("czech_piatnik: mid-game, table joker", 0),
+]
+
+
+@pytest.mark.parametrize("name, seed", CASES)
+@pytest.mark.parametrize("objective", list(Objective))
+def test_the_fates_give_the_integer_programs_answer_without_it(
+    name: str, seed: int, objective: Objective, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kind = PRESET_CLASSES[name]
+    p = deal(kind, seed)
+    rules = get_rules(kind.preset, edition=kind.edition)
+    exact = solve(p.table, p.rack, opened=True, edition=p.edition, rules=rules, objective=objective, compiled=False)
+    with monkeypatch.context() as m:
+        _no_integer_program(m)
+        fast = solve(p.table, p.rack, opened=True, edition=p.edition, rules=rules, objective=objective)
+    assert _score(fast) == _score(exact)
+    assert not fast.is_draw
+
+
+def test_a_joker_kept_in_its_run_is_not_read_into_a_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    # J stands for r7 (or r3) in r4 r5 r6 J. With jokers free, k7 b7 J is the best play, which
+    # Pressman forbids without r7 or r3 from the rack; kept as r7, its tile may not join k7 b7
+    # either (a run joker keeps its place only in a run), so nothing fits: a draw, proven by the
+    # fates alone.
+    table, rack = "r4 r5 r6 J | k1 k2 k3", "k7 b7 o12"
+    rules = get_rules("pressman_us_2009")
+    exact = solve(parse_sets(table), parse_tiles(rack), opened=True, rules=rules, compiled=False)
+    with monkeypatch.context() as m:
+        _no_integer_program(m)
+        fast = solve(parse_sets(table), parse_tiles(rack), opened=True, rules=rules)
+    assert exact.is_draw and fast.is_draw
+    assert fast.reason == "no rack tile fits on the table, even after rearranging it"
+
+
+def test_fates_of_a_joker_follow_the_preset() -> None:
+    table, rack = parse_sets("r5 J r7 | k1 k2 k3"), parse_tiles("r6 b9")
+    pressman = Position(table, rack, None, RuleView.of(get_rules("pressman_us_2009")))
+    (joker,) = pressman.table_jokers
+    found = fates.fates_of(pressman, joker)
+    # kept as r6 in a run, or freed with r6 from the rack (Pressman asks for the tile)
+    assert [(pressman.tile(f.keep_as) if f.keep_as is not None else None, f.replaced_by) for f in found] == [
+        (parse_tiles("r6")[0], ()), (None, (pressman.index(parse_tiles("r6")[0]),)),
+    ]
+    goliath = Position(table, parse_tiles("b9"), None, RuleView.of(get_rules("goliath_modern")))
+    # freed by rearranging: no replacement asked, so one freed fate even without r6
+    assert [f.replaced_by for f in fates.fates_of(goliath, goliath.table_jokers[0]) if f.keep_as is None] == [()]
+
+
+def test_a_freed_joker_lands_only_in_sets_of_its_own_tiles() -> None:
+    pos = Position(parse_sets("r5 J r7"), parse_tiles("r6 k8 k9 b9 o2"), None, RuleView.of(get_rules("pressman_us_2009")))
+    (joker,) = pos.table_jokers
+    freed = next(f for f in fates.fates_of(pos, joker) if f.keep_as is None)
+    shown = sorted(" ".join(map(str, s)) for s in fates.landings(pos, freed))
+    # two own tiles at least (Pressman), never r6, the tile that replaces it
+    assert shown == ["k8 k9", "k9 b9"]
