@@ -112,12 +112,16 @@ class GameRecords:
         uncertain: Collection[Spot] = (),
         request_key: str | None = None,
         seat: int | None = None,
+        check_order: bool = True,
     ) -> tuple[StoredGame, Turn, bool]:
         """Judge and record the next turn; ``before`` defaults to the table the game left.
 
         ``player`` defaults to the holder of a player's join code (``seat``), else to whoever
         is next. A game that enforces its order refuses anyone else (:class:`OutOfTurnError`);
         a player's code never posts another player's turn (:class:`NotYourSeatError`).
+        ``check_order=False`` is for a caller that owns the order itself: a watch session's
+        tracker, which has seen every change at the table, including one it could not judge
+        (and so did not record); refusing its next turn would stop the record for good.
 
         Returns the game, the turn and whether this is the stored answer to an earlier request
         with the same ``request_key`` (then nothing new was recorded).
@@ -129,7 +133,7 @@ class GameRecords:
                     return (*self._as_after(game_id, number), True)
             record = self._load(game_id)
             game = record.game
-            player = self._whose_turn(record, player, seat)
+            player = self._whose_turn(record, player, seat, check_order)
             turn = game.play(
                 player,
                 game.table if before is None else before,
@@ -149,7 +153,7 @@ class GameRecords:
             return record, turn, False
 
     @staticmethod
-    def _whose_turn(record: StoredGame, player: str | None, seat: int | None) -> str:
+    def _whose_turn(record: StoredGame, player: str | None, seat: int | None, check_order: bool = True) -> str:
         """The player a turn post is for, after the join code's and the turn order's checks."""
         game = record.game
         holder = None
@@ -160,7 +164,7 @@ class GameRecords:
             if player is not None and player != holder:
                 raise NotYourSeatError(holder, player)
         who = player or holder or game.next_player
-        if record.enforce_order and not game.finished and who != game.next_player:
+        if check_order and record.enforce_order and not game.finished and who != game.next_player:
             raise OutOfTurnError(game.id, who, game.next_player, len(game.turns) + 1)
         return who
 

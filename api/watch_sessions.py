@@ -132,10 +132,10 @@ class WatchSessions:
             del self._sessions[key]
 
 
-def tables_of(event_data: dict) -> tuple[list[list], list[list]]:
-    """The before and after tables of a turn event, as engine tiles."""
-    return ([[parse_tile(t) for t in s] for s in event_data["before"]],
-            [[parse_tile(t) for t in s] for s in event_data["after"]])
+def tables_of(event_data: dict, edition: str) -> tuple[list[list], list[list]]:
+    """The before and after tables of a turn event, as engine tiles of the game's box."""
+    return ([[parse_tile(t, edition) for t in s] for s in event_data["before"]],
+            [[parse_tile(t, edition) for t in s] for s in event_data["after"]])
 
 
 def check_time(session: WatchSession, at: float | None) -> float:

@@ -199,7 +199,7 @@ def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, g
     def answer(route) -> None:
         response = route.fetch()
         body = response.json()
-        if body["state"] == "settled" and not injected:
+        if response.status == 200 and body.get("state") == "settled" and not injected:
             injected.append(uncertain_turn(body["time"]))
             body["events"].append(injected[0])
         route.fulfill(response=response, json=body)

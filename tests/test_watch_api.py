@@ -100,6 +100,28 @@ def test_each_turn_is_recorded_in_the_stored_game(api_server, frames):
         assert stored["turns"][0]["verdict"] == turn["verdict"] and turn["verdict"]["opens"]
 
 
+@pytest.mark.slow
+def test_the_tracker_keeps_recording_when_the_games_order_has_moved_on(api_server, frames):
+    """A game enforces its order by default; the tracker owns the order of what it watches (it saw
+    every change, also one it could not judge and so did not record), so its turn is recorded
+    even when the game's next player differs; a session cannot start with someone else first."""
+    with api_server.client() as client:
+        game = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()
+        assert game["enforce_order"] is True
+        other_first = client.post("/api/v1/watch", json={"game": game["id"], "first": "Bob"})
+        assert other_first.status_code == 422 and "Ann's, not Bob's" in other_first.text
+        created = client.post("/api/v1/watch", json={"game": game["id"]})
+        assert created.status_code == 201 and created.json()["next_player"] == "Ann"
+        # A turn the tracker did not record: the game's next player is now Bob, the tracker's Ann.
+        drew = client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "", "drew": 1})
+        assert drew.status_code == 200, drew.text
+        events, _ = _play(client, created.json()["session"], frames)
+        turn = next(e for e in events if e["event"] == "turn")
+        assert turn["player"] == "Ann" and turn["recorded"] is True, turn
+        stored = client.get(f"/api/v1/games/{game['id']}").json()
+        assert [t["player"] for t in stored["turns"]] == ["Ann", "Ann"]
+
+
 def test_a_frame_that_comes_while_one_is_read_is_skipped(api_server, frames):
     with api_server.client() as client:
         session = client.post("/api/v1/watch", json={"players": ["Ann", "Bob"]}).json()["session"]

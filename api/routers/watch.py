@@ -31,6 +31,7 @@ from rummi.api.watch_sessions import (
     tables_of,
 )
 from rummi.engine.errors import RummiError
+from rummi.engine.rules import get_rules
 from starlette.exceptions import HTTPException
 
 log = logging.getLogger("rummi.api")
@@ -129,21 +130,27 @@ async def start(body: WatchCreate, request: Request, inference: InferenceDep, ga
             raise FieldError("game", RummiError(f"game {body.game} is over"))
         players, rules = game.players, game.preset
         opened = [p for p in game.players if game.has_opened(p)]
-        first = first or game.next_player
+        if first is not None and first != game.next_player:
+            raise FieldError("first", RummiError(f"game {body.game}'s next turn is {game.next_player}'s, not {first}'s"))
+        first = game.next_player
     else:
         if body.players is None:
             raise FieldError("players", RummiError("give the players in seating order (or a game)"))
         players, rules = tuple(body.players), body.rules.resolve()
 
+    edition = get_rules(rules).edition
     scanner = await inference.scan(inference.scanner.get)  # loads the models on first use
+
     def record(game_id: int, event: Any) -> None:
         data = event.data
         if "verdict" not in data:
             return
-        before, after = tables_of(data)
         try:
+            before, after = tables_of(data, edition)
+            # The tracker owns the order: it saw every change, also one it could not judge (and
+            # so did not record); the game's own order check would refuse every turn after it.
             games.play(game_id, after, player=data["player"], before=before, drew=1 if data["drew"] else 0,
-                       seconds=data["seconds"], uncertain=event.spots)
+                       seconds=data["seconds"], uncertain=event.spots, check_order=False)
             data["recorded"] = True
         except (RummiError, StorageError, GameConflictError) as error:
             log.warning("watch: turn not recorded in game %s: %s", game_id, error)

@@ -186,7 +186,7 @@ class TurnTracker:
     @property
     def table(self) -> Table:
         """The settled table as the tracker last read it (empty before the first reading)."""
-        return _table_of(self.reading) if self.reading is not None else []
+        return _table_of(self.reading, self.rules.edition) if self.reading is not None else []
 
     @property
     def turn_started(self) -> float | None:
@@ -330,7 +330,9 @@ class TurnTracker:
                 if distances[nearest] <= SAME_SPOT * width:
                     known[i] = still.pop(nearest)
         fresh = [i for i in range(len(found)) if i not in known]
-        read = scanner.reader.read(frame_bgr, found[np.array(fresh, dtype=int)]) if fresh else None
+        # The box names the jokers: Expert's and Twist's by their colour, as the referee expects.
+        read = (scanner.reader.read(frame_bgr, found[np.array(fresh, dtype=int)], self.rules.edition)
+                if fresh else None)
         corners = found.corners.copy()
         labels: list[str | None] = list(found.labels)
         confidence = np.zeros(len(found), np.float32)
@@ -350,7 +352,7 @@ class TurnTracker:
         if self.reading is None:
             self._turn_started = settled_at
             return self._settle_unchanged(time, reading, first=True)
-        before, after = self.table, _table_of(reading)
+        before, after = self.table, _table_of(reading, self.rules.edition)
         if _same_table(before, after):
             return self._settle_unchanged(time, reading)
         if self._restore_to is not None and _same_table(self._restore_to, after):
@@ -445,8 +447,8 @@ class TurnTracker:
         return self.settings.change_share * tile_width * tile_width * 4 / 3
 
 
-def _table_of(reading: Reading) -> Table:
-    return [[parse_tile(label) for label in s] for s in reading.sets]
+def _table_of(reading: Reading, edition: str) -> Table:
+    return [[parse_tile(label, edition) for label in s] for s in reading.sets]
 
 
 def _tiles(table: Table) -> list[Tile]:
