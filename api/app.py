@@ -86,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "writes": settings.writes_per_minute,
             "scans": settings.scans_per_minute,
             "corrections": settings.corrections_per_minute,
+            "frames": settings.frames_per_minute,
         }
     )
     app.state.corrections = CorrectionStore(

@@ -38,6 +38,7 @@ log = logging.getLogger("rummi.api")
 #: Most client addresses remembered; the least recently seen is forgotten first.
 MAX_CLIENTS = 10_000
 _TURNS_OR_END = re.compile(r"^/games/\d{1,19}/(turns|end)/?$")
+_WATCH_DRAW = re.compile(r"^/watch/[^/]{1,64}/draw$")
 
 
 class Bucket:
@@ -68,7 +69,9 @@ def kind_of(method: str, route: str) -> str | None:
         return "scans"
     if route == "/corrections":
         return "corrections"
-    if route == "/games" or _TURNS_OR_END.match(route):
+    if route == "/watch/frame":
+        return "frames"  # a camera's stream: a few a second, so an allowance of its own
+    if route in ("/games", "/watch") or _TURNS_OR_END.match(route) or _WATCH_DRAW.match(route):
         return "writes"
     return None
 

@@ -120,6 +120,9 @@ class Settings(BaseSettings):
     writes_per_minute: int = Field(default=120, ge=1, description="Game writes per client and minute.")
     scans_per_minute: int = Field(default=240, ge=1, description="Photo scans per client and minute.")
     corrections_per_minute: int = Field(default=12, ge=1, description="Corrections per client and minute.")
+    frames_per_minute: int = Field(
+        default=600, ge=1, description="Watch frames per client and minute (the page sends at most 5 a second)."
+    )
     header_timeout_s: float = Field(
         default=10.0, gt=0, le=600, description="A request's headers must arrive within this."
     )

@@ -3,8 +3,11 @@
 A phone on a stand posts the frames of its camera; each session keeps the same tracker
 `rummi watch` uses, so the page gets the turns, timer and verdicts from the one
 implementation. Sessions are few and short-lived by nature (a table, a game): at most
-:data:`MAX_SESSIONS` are kept, one idle for :data:`IDLE_SECONDS` is forgotten, and a new one
-beyond the bound replaces the one idle longest. A frame that arrives while the session's
+:data:`MAX_SESSIONS` are kept, one idle for :data:`IDLE_SECONDS` is forgotten, a game has one
+session (a new one for the same game replaces it: the page reloaded, or a second phone took
+over), and a new one beyond the bound replaces the one idle longest only when that one has had
+no frame for :data:`STALE_SECONDS`; else it is refused (:class:`WatchSessionsFullError`, 503),
+so nobody can end another table's watching by starting sessions. A frame that arrives while the session's
 previous frame is still being read is skipped at once (``processed: false``), never queued:
 the phone simply sends its next one.
 """
@@ -24,8 +27,18 @@ from rummi.engine.rules import Rules
 
 MAX_SESSIONS = 8
 IDLE_SECONDS = 15 * 60
+#: A session with no frame for this long is one a camera has stopped feeding (a closed page).
+STALE_SECONDS = 60
 #: Events a session keeps for ``GET /watch/{session}`` (the newest ones).
 KEPT_EVENTS = 500
+
+
+class WatchSessionsFullError(Exception):
+    """Every session is in use: a new one would end a table that is being watched."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"{count} tables are being watched, as many as this service follows at once; "
+                         f"try again when one stops (a session with no frame for {STALE_SECONDS} s gives way)")
 
 
 class WatchSessionNotFoundError(LookupError):
@@ -99,8 +112,13 @@ class WatchSessions:
         session = WatchSession(id=session_id, tracker=tracker, game_id=game_id)
         with self._lock:
             self._expire()
+            if game_id is not None:
+                for same_game in [s for s in self._sessions.values() if s.game_id == game_id]:
+                    del self._sessions[same_game.id]
             if len(self._sessions) >= self.max_sessions:
                 oldest = min(self._sessions.values(), key=lambda s: s.used)
+                if time.monotonic() - oldest.used < STALE_SECONDS:
+                    raise WatchSessionsFullError(len(self._sessions))
                 del self._sessions[oldest.id]
             self._sessions[session_id] = session
         return session

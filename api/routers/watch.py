@@ -24,9 +24,11 @@ from rummi.api.routers.photos import PHOTO_ERRORS, PHOTO_TYPES, decode_for_scan
 from rummi.api.schemas import ERRORS, Model, PlayerName, RulesChoice
 from rummi.api.storage import StorageError
 from rummi.api.watch_sessions import (
+    STALE_SECONDS,
     WatchSession,
     WatchSessionNotFoundError,
     WatchSessions,
+    WatchSessionsFullError,
     check_time,
     tables_of,
 )
@@ -162,6 +164,8 @@ async def start(body: WatchCreate, request: Request, inference: InferenceDep, ga
                                                game_id=body.game, record=record)
     except RummiError as error:
         raise FieldError("players", error) from None
+    except WatchSessionsFullError as error:
+        raise HTTPException(status_code=503, detail=str(error), headers={"Retry-After": str(STALE_SECONDS)}) from None
     return WatchState(**session.summary())
 
 
