@@ -57,3 +57,13 @@ def test_a_bad_not_opened_reason_names_the_choices(rummi) -> None:
     racks = ("--rack", "Ann=", "--rack", "Bob=k5")
     code, out = rummi("end", "1", "--winner", "Ann", *racks, "--not-opened", "Bob=maybe")
     assert code == 2 and "WHY one of could_not, could_have, announced" in out
+
+
+def test_a_game_started_here_enforces_its_order_in_the_service_as_the_services_own(rummi, tmp_path: Path) -> None:
+    """`rummi game new` and `POST /games` give a game the same turn order rule (one default)."""
+    from rummi.api.storage import GameStore
+
+    rummi("new", "--players", "Ann", "Bob")
+    rummi("new", "--players", "Ann", "Bob", "--free-order")
+    with GameStore.open(f"sqlite:///{tmp_path / 'games.db'}") as store:
+        assert [store.load_record(n).enforce_order for n in (1, 2)] == [True, False]

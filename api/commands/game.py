@@ -51,6 +51,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     new.add_argument(
         "--players", nargs="+", required=True, help="names in seating order, first to play first"
     )
+    new.add_argument(
+        "--free-order", action="store_true",
+        help="the service takes turns in any order (default: only the next player's, as the service's own games)",
+    )
     add_rules_arguments(new)
 
     turn = _action(actions, "turn", "judge and record the next turn")
@@ -98,7 +102,7 @@ def _new(args: argparse.Namespace, store: GameStore) -> int:
     from rummi.engine.game import Game
 
     rules = rules_from_args(args)
-    game_id = store.create(Game(players=tuple(args.players), rules=rules))
+    game_id = store.create(Game(players=tuple(args.players), rules=rules), enforce_order=not args.free_order)
     print(game_id)
     return EXIT_LEGAL
 
