@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from rummi.datasets.videos import TableView, draw_hand, sample_tile_bank
 
 from tests.api_server import Server, serving
@@ -194,15 +195,23 @@ def uncertain_turn(at: float) -> dict:
 def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, guarded, film) -> None:
     # The service's answer to one frame, once the table is read, also carries an uncertain turn
     # (reading a tile unsure on purpose is not something a test can ask of the models).
-    injected = []
+    # The first frame meets a busy service (503): the page loses that frame and goes on watching.
+    injected, refused = [], []
 
     def answer(route) -> None:
-        response = route.fetch()
-        body = response.json()
-        if response.status == 200 and body.get("state") == "settled" and not injected:
-            injected.append(uncertain_turn(body["time"]))
-            body["events"].append(injected[0])
-        route.fulfill(response=response, json=body)
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=503, json={"detail": "busy", "error": "ScansBusy"}, headers={"Retry-After": "2"})
+            return
+        try:
+            response = route.fetch()
+            body = response.json()
+            if response.status == 200 and body.get("state") == "settled" and not injected:
+                injected.append(uncertain_turn(body["time"]))
+                body["events"].append(injected[0])
+            route.fulfill(response=response, json=body)
+        except PlaywrightError:
+            pass  # a frame still in flight when the test closes the page
 
     with phone_page(browser, guarded, PHONE, path=f"/#token={TOKEN}", init_script=SCRIPTED_CAMERA) as page:
         page.route("**/api/v1/watch/frame*", answer)
@@ -219,4 +228,5 @@ def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, g
         listed = page.locator("#turns li").first.inner_text()
         assert listed.startswith("Ann: not sure") and "check tiles o7" in listed, listed
         assert "not sure, check tiles o7" in page.locator("#status-text").inner_text()
+        assert len(refused) == 1  # the turn above came after the refused frame: watching went on
         page.locator("#ref-auto-stop").click()

@@ -2,7 +2,7 @@
 // the current mode wants to know. All game logic stays on the server; this file only moves
 // pictures and readings around and draws them.
 
-import { $, api, el, initStatus, rackIndices, readableSets, say, sayError, state, takeTokenFromUrl } from "./core.js";
+import { $, api, el, initStatus, rackIndices, readableSets, say, sayError, state, takeTokenFromUrl, Trouble } from "./core.js";
 import { centreOf, drawScene, tileAt } from "./draw.js";
 import { frameLook, pictureChanged } from "./look.js";
 import { size } from "./merge.js";
@@ -66,6 +66,8 @@ function showStill() {
 // small enough to upload quickly from a phone).
 function grabFrame(longest = 1600) {
   const video = $("#video");
+  // No picture yet (the camera is still starting): no frame, rather than an empty image.
+  if (!video.videoWidth) return Promise.resolve({ blob: null, canvas: null });
   const scale = Math.min(1, longest / Math.max(video.videoWidth, video.videoHeight));
   const canvas = document.createElement("canvas");
   canvas.width = Math.round(video.videoWidth * scale);
@@ -83,6 +85,7 @@ function nextPicture() {
 }
 
 async function scanBlob(blob, name, kind) {
+  if (!blob) throw new Trouble("The camera has no picture yet: try again in a moment.", { retry: true });
   const form = new FormData();
   form.append("photo", blob, name);
   // A rack photo is read as a rack: no sets to look for. (`kind` is the vision issue's name for

@@ -8,6 +8,8 @@ import { api, state } from "./core.js";
 // A frame is taken at most this often (about 5 a second: the tracker reads only still frames,
 // a few per turn). A tick that finds a frame still in flight drops its own: never a queue.
 const FRAME_EVERY_MS = 200;
+// How long frames may fail one after another (Wi-Fi, a busy service) before watching stops.
+const GIVE_UP_MS = 60_000;
 const KEY = "rummi.watch"; // {id, game, epoch}: the session, so a reload carries on watching
 let session = null; // {id, game, started (performance.now() at session time 0), timer, inFlight, hooks}
 let leaving = false; // the page is being unloaded: a frame cut off then is no reason to stop
@@ -15,7 +17,7 @@ addEventListener("pagehide", () => { leaving = true; });
 
 // What the browser test (and the curious) can read: frames posted, skipped by the service
 // (it was still reading the one before), dropped here (one was still in flight), every event.
-state.watch = { session: null, sent: 0, skipped: 0, dropped: 0, events: [] };
+state.watch = { session: null, sent: 0, skipped: 0, dropped: 0, failed: 0, events: [] };
 
 export function watching() {
   return session !== null;
@@ -78,18 +80,27 @@ async function tick() {
   try {
     const at = clock();
     const blob = await s.hooks.grab();
+    if (!blob) return; // the camera has no picture yet: this tick sends nothing
     const form = new FormData();
     form.append("frame", blob, "frame.jpg");
     const out = await api(`/watch/frame?session=${s.id}&time=${at.toFixed(3)}`, form, { form: true });
     if (session !== s) return; // stopped meanwhile
     state.watch.sent += 1;
     if (!out.processed) state.watch.skipped += 1;
+    s.troubleSince = null;
     keep(out.events);
     await s.hooks.answer(out);
   } catch (error) {
-    if (session === s && !leaving) {
+    if (session !== s || leaving) return;
+    // A Wi-Fi blip, a busy or rate-limited service: this frame is lost, the next tick tries
+    // again; only a minute of nothing but trouble (or a refusal) stops the watching.
+    const passing = error.retry || error.status === 429;
+    s.troubleSince = s.troubleSince ?? performance.now();
+    if (!passing || performance.now() - s.troubleSince > GIVE_UP_MS) {
       end();
       s.hooks.failed(error);
+    } else {
+      state.watch.failed += 1;
     }
   } finally {
     s.inFlight = false;
