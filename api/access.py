@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from rummi.api.asgi_answers import send_json
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: Paths under the API prefix that anyone may ask (nothing about games, photos or corrections).
@@ -82,6 +83,11 @@ class JoinCode:
 
 #: Where :class:`GuardMiddleware` leaves the join code a request came with (``request.state``).
 JOIN_STATE_KEY = "join_code"
+
+
+def join_code_of(request: HTTPConnection) -> JoinCode | None:
+    """The join code a request came with; ``None`` for the organiser's token or open access."""
+    return getattr(request.state, JOIN_STATE_KEY, None)
 _JOIN_CODE = re.compile(r"g(\d{1,19})(?:s(\d{1,2}))?-[0-9a-f]{20}")
 
 

@@ -41,6 +41,7 @@ from rummi.api.rate_limits import RateLimiter, RateLimitMiddleware
 from rummi.api.routers import games, meta, photos, play, watch
 from rummi.api.settings import API_PREFIX, API_VERSION, Settings
 from rummi.api.solver_warmup import SolverWarmup
+from rummi.api.storage import DatabaseFailureError
 from rummi.api.storage.rate_buckets import SharedBuckets
 
 log = logging.getLogger("rummi.api")
@@ -58,7 +59,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.games = GameRecords.open(settings.database_url)
         if app.state.games.database.dialect.name == "postgresql":
             # Several processes may serve this database: one allowance per client among them all.
-            app.state.rate_limiter.share(SharedBuckets(app.state.games.database))
+            try:
+                app.state.rate_limiter.share(SharedBuckets(app.state.games.database))
+            except DatabaseFailureError as error:  # no CREATE right, the database gone meanwhile
+                log.warning("shared rate limits unavailable at start (%s); this process's own apply", error)
         app.state.warmup.start()
         try:
             await anyio.to_thread.run_sync(app.state.corrections.recover)

@@ -43,9 +43,8 @@ JOKER_COLOURS: tuple[str, ...] = ("Jk", "Jb", "Jo", "Jr")
 NOT_A_TILE = "none"
 READER_CLASSES: tuple[str, ...] = TILE_CLASSES[:-1] + JOKER_COLOURS + (NOT_A_TILE,)
 #: The colour of every joker kind whose colour its name gives (Twist's by rules.md 1.3).
-JOKER_COLOUR_OF: dict[str, str] = {"Jk": "Jk", "Jb": "Jb", "Jo": "Jo", "Jr": "Jr",
-                                   "Jc": "Jk", "Jd": "Jb", "Jm": "Jo", "Js": "Jr"}
 _TWIST_BY_COLOUR = {"Jk": "Jc", "Jb": "Jd", "Jo": "Jm", "Jr": "Js"}
+JOKER_COLOUR_OF: dict[str, str] = {**{c: c for c in JOKER_COLOURS}, **{t: c for c, t in _TWIST_BY_COLOUR.items()}}
 
 _SOURCE_COLOURS = {"black": Colour.BLACK, "blue": Colour.BLUE, "orange": Colour.ORANGE,
                    "yellow": Colour.ORANGE, "red": Colour.RED}

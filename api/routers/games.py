@@ -11,7 +11,7 @@ from typing import Annotated
 import anyio.to_thread
 from fastapi import APIRouter, Header, Path, Query, Request, Response
 from pydantic import Field
-from rummi.api.access import JOIN_STATE_KEY, Access, JoinCode
+from rummi.api.access import Access, join_code_of
 from rummi.api.deps import AccessDep, GamesDep
 from rummi.api.errors import FieldError
 from rummi.api.schemas import (
@@ -53,11 +53,6 @@ IdempotencyKey = Annotated[
         "answer back instead of recording the turn twice.",
     ),
 ]
-
-
-def _join_of(http: Request) -> JoinCode | None:
-    """The join code a request came with (``None``: the organiser's token, or open access)."""
-    return getattr(http.state, JOIN_STATE_KEY, None)
 
 
 def game_out(record: StoredGame, access: Access, *, with_codes: bool = True) -> GameOut:
@@ -118,7 +113,7 @@ async def sheet(
 @router.get("/{game_id}", response_model=GameOut, summary="One game's whole record")
 async def get_game(game_id: GameId, games: GamesDep, access: AccessDep, http: Request) -> GameOut:
     record = await anyio.to_thread.run_sync(games.load_record, game_id)
-    return game_out(record, access, with_codes=_join_of(http) is None)
+    return game_out(record, access, with_codes=join_code_of(http) is None)
 
 
 @router.post(
@@ -141,7 +136,7 @@ async def play_turn(
     idempotency_key: IdempotencyKey = None,
 ) -> TurnOut:
     edition = await anyio.to_thread.run_sync(games.edition_of, game_id)
-    join = _join_of(http)
+    join = join_code_of(http)
 
     def record() -> tuple[StoredGame, Turn, bool]:
         return games.play(

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import anyio.to_thread
 from fastapi import APIRouter, File, Path, Query, Request, UploadFile
 from pydantic import Field
-from rummi.api.access import JOIN_STATE_KEY
+from rummi.api.access import join_code_of
 from rummi.api.deps import GamesDep, InferenceDep, SettingsDep
 from rummi.api.errors import FieldError, GameConflictError, UnsupportedMediaError
 from rummi.api.routers.photos import PHOTO_ERRORS, PHOTO_TYPES, decode_for_scan
@@ -92,7 +92,7 @@ def joined_game(request: Request) -> int | None:
     state); a phone that joined one game may watch that game, and only that game. A player's own
     code may not: a watch session records every player's turns, which that code must not post.
     """
-    join = getattr(request.state, JOIN_STATE_KEY, None)
+    join = join_code_of(request)
     if join is None:
         return None
     if join.seat is not None:
