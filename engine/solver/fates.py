@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from rummi.engine.melds import SetKind, classify
 from rummi.engine.solver import dp
 from rummi.engine.solver.position import Position, TableJoker, TableSet
-from rummi.engine.solver.specials import _reading_order
+from rummi.engine.solver.specials import reading_order
 from rummi.engine.solver.turn import Objective, TurnAnswer
 from rummi.engine.tiles import Tile
 
@@ -131,14 +131,17 @@ def solve(
         return True
 
     # kept fates first: the likelier best, so an early answer often reaches ``upper``
+    judged_head = None  # the queue's head last judged: each answer costs the referee once
     for combo in sorted(itertools.product(*per_joker), key=lambda c: sum(f.keep_as is None for f in c)):
         if Counter(i for f in combo for i in f.replaced_by) - rack:
             continue  # one rack tile cannot replace two jokers
         if not offer(combo, None):
             return None
         best = queue and queue[0]
-        if best and top is not None and score(best[2], objective) >= top and legal(best[2]):
-            return best[2]
+        if best and top is not None and best[1] != judged_head and score(best[2], objective) >= top:
+            judged_head = best[1]
+            if legal(best[2]):
+                return best[2]
     while queue:
         _, _, answer, combo, landed = heapq.heappop(queue)
         if answer.tiles == 0:
@@ -290,7 +293,7 @@ def restore(
     if landing is not None:
         joker = next(f.joker.tile for f in combo if f.keep_as is None)
         new_set = [joker, *landing]
-        table.append(_reading_order(new_set, classify(new_set, pos.edition)))
+        table.append(reading_order(new_set, classify(new_set, pos.edition)))
         untouched.append(False)
         extra = list(landing)
     played = list(found.played) + [pos.tile(i) for f in combo for i in f.replaced_by] + extra

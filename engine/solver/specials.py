@@ -74,7 +74,7 @@ def candidates(pos: Position, opened: bool) -> list[SpecialSet]:
         verdict = classify(tiles, pos.edition)
         if not verdict.valid:
             return
-        laid = tuple(_reading_order(tiles, verdict))
+        laid = tuple(reading_order(tiles, verdict))
         key = (tuple(sorted(tiles, key=str)), table_set, tuple(sorted(leftover, key=str)))
         if key not in found:
             found[key] = SpecialSet(laid, tuple(rack), table_set, verdict.value, leftover)
@@ -141,7 +141,7 @@ def _split(
                         offer([*jokers, *kept, *combo, *spare], [*combo, *spare], k, tuple(leftover))
 
 
-def _reading_order(tiles: list[Tile], verdict) -> list[Tile]:  # type: ignore[no-untyped-def]
+def reading_order(tiles: list[Tile], verdict) -> list[Tile]:  # type: ignore[no-untyped-def]
     """The set laid out as it reads (``r2 r3 Jm r3 r2``, ``k10 Jd k13``), from its first reading."""
     reading = verdict.readings[0]
     numbered = Counter(t for t in tiles if not t.is_joker)
