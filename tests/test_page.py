@@ -102,9 +102,11 @@ def test_a_tile_can_be_corrected_with_the_keyboard_alone(page) -> None:
     capture(page)
     page.wait_for_selector("#table-sets li", timeout=30_000)
     # Photo… is a real button: Tab reaches it and Enter opens the file chooser.
-    page.locator("#pick-file").focus()
-    with page.expect_file_chooser():
-        page.keyboard.press("Enter")
+    pick = page.locator("#pick-file")
+    pick.focus()
+    assert page.evaluate("document.activeElement.id") == "pick-file"
+    with page.expect_file_chooser(timeout=60_000):
+        pick.press("Enter")
     # On the picture: arrow keys walk the tiles in reading order, Enter opens the dialog.
     page.locator("#photo").focus()
     page.keyboard.press("ArrowRight")  # from k6 (focused first) to k7
