@@ -35,7 +35,7 @@ import numpy as np
 from rummi.engine.melds import classify
 from rummi.engine.solver import dp_kernel as kernel
 from rummi.engine.solver.position import ANY, Position, RuleView
-from rummi.engine.solver.turn import Objective, TurnAnswer, criterion_weights
+from rummi.engine.solver.turn import Objective, TurnAnswer, criterion_weights, played_value
 from rummi.engine.tiles import Tile
 
 _DOMINATORS = kernel.dominators()
@@ -534,10 +534,9 @@ def _lay_out(pos: Position, choices: list[int], old: list[_OldSet], values: int)
     played += rack_jokers[: used_jokers - len(free_jokers)]
     table = [list(pos.sets[k].tiles) for k in kept_sets] + placed
     untouched = [True] * len(kept_sets) + [False] * len(placed)
-    penalty = pos.rules.joker_penalty
-    value = sum(penalty if t.is_joker else t.number for t in played)  # type: ignore[misc]
     return TurnAnswer(
-        played=played, table=table, untouched=untouched, tiles=len(played), value=value, opening_value=0
+        played=played, table=table, untouched=untouched, tiles=len(played), value=played_value(pos, played),
+        opening_value=0,
     )
 
 

@@ -36,7 +36,7 @@ from rummi.engine.melds import SetKind, classify
 from rummi.engine.solver import dp
 from rummi.engine.solver.position import Position, TableJoker, TableSet
 from rummi.engine.solver.specials import reading_order
-from rummi.engine.solver.turn import Objective, TurnAnswer
+from rummi.engine.solver.turn import Objective, TurnAnswer, played_value
 from rummi.engine.tiles import Tile
 
 #: combinations of fates tried before the integer program is left the position (each is one
@@ -297,13 +297,12 @@ def restore(
         untouched.append(False)
         extra = list(landing)
     played = list(found.played) + [pos.tile(i) for f in combo for i in f.replaced_by] + extra
-    penalty = pos.rules.joker_penalty
     return TurnAnswer(
         played=played,
         table=table,
         untouched=untouched,
         tiles=len(played),
-        value=sum(penalty if t.is_joker else t.number for t in played),  # type: ignore[misc]
+        value=played_value(pos, played),
         opening_value=0,
     )
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from rummi.engine.melds import classify
 from rummi.engine.solver.position import ANY, Position, TableSet
-from rummi.engine.solver.turn import Objective, TurnAnswer
+from rummi.engine.solver.turn import Objective, TurnAnswer, played_value
 from rummi.engine.tiles import Tile
 
 RestSolver = Callable[[Position, bool], "TurnAnswer | None"]
@@ -264,13 +264,12 @@ def _with(
     played += [t for c in chosen for t in c.rack]
     new_table += [list(c.tiles) for c in chosen]
     untouched += [False] * len(chosen)
-    penalty = pos.rules.joker_penalty
     return TurnAnswer(
         played=played,
         table=new_table,
         untouched=untouched,
         tiles=len(played),
-        value=sum(penalty if t.is_joker else t.number for t in played),  # type: ignore[misc]
+        value=played_value(pos, played),
         opening_value=(rest_opening + value) if not opened else 0,
     )
 

@@ -51,6 +51,13 @@ class TurnAnswer:
     proven: bool = True
 
 
+def played_value(pos: Position, played: list[Tile]) -> int:
+    """The points of the tiles a play lays from the rack: a number its face, a joker the rules'
+    joker penalty (what it would cost left on the rack), the value the objectives weigh."""
+    penalty = pos.rules.joker_penalty
+    return sum(penalty if t.is_joker else t.number for t in played)  # type: ignore[misc]
+
+
 def criterion_weights(pos: Position, objective: Objective) -> tuple[int, int]:
     """Weights of the primary and the secondary criterion in the packed objective.
 
