@@ -101,12 +101,23 @@ def serving(
             _wait_until_up(url, process, log_path)
             yield Server(url=url, workdir=workdir, process=process, token=token, verify=verify)
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
+
+
+def serving_with_token(workdir: Path, token: str) -> contextlib.AbstractContextManager[Server]:
+    """`serving` as at a venue: on every address (the tests still talk to 127.0.0.1), with the
+    organiser's ``token``, which the returned server's clients send; games in SQLite there."""
+    return serving(workdir, f"sqlite:///{workdir / 'g.db'}", "--host", "0.0.0.0", "--token", token, token=token)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop a server process: SIGTERM, then SIGKILL if it is still there after 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from rummi import __version__
-from tests.api_server import Server, serving
+from tests.api_server import Server, serving, serving_with_token
 
 TOKEN = "organiser-secret-1234"
 
@@ -20,8 +20,7 @@ TOKEN = "organiser-secret-1234"
 def guarded(tmp_path_factory: pytest.TempPathFactory) -> Server:
     """Listening on every address (we still only talk to 127.0.0.1), with a token."""
     workdir = tmp_path_factory.mktemp("rummi-guarded")
-    with serving(workdir, f"sqlite:///{workdir / 'g.db'}", "--host", "0.0.0.0", "--token", TOKEN,
-                 token=TOKEN) as server:
+    with serving_with_token(workdir, TOKEN) as server:
         yield server
 
 

@@ -52,6 +52,16 @@ def referee_tab(page) -> None:
     page.locator("#modes [data-mode='referee']").click()
 
 
+def start_refereed_match(page) -> None:
+    """Referee mode, a new match of Ann and Bob, Ann's turn started: its clock shows once the
+    service has made the game."""
+    referee_tab(page)
+    page.locator("#players").fill("Ann, Bob")
+    page.locator("#new-match button[type='submit']").click()
+    page.locator("#ref-start").click()
+    page.locator("#turn-clock").wait_for(state="visible")
+
+
 def wait_turns(page, n: int) -> None:
     page.wait_for_function(f"document.querySelectorAll('#turns li').length === {n}", timeout=60_000)
 
@@ -201,11 +211,7 @@ def test_a_whole_match_refereed_and_scored(browser, api_server, tmp_path: Path) 
 def test_restarting_a_running_turn_asks_first(browser, api_server) -> None:
     with phone_page(browser, api_server) as page:
         camera_on(page)
-        referee_tab(page)
-        page.locator("#players").fill("Ann, Bob")
-        page.locator("#new-match button[type='submit']").click()
-        page.locator("#ref-start").click()
-        page.locator("#turn-clock").wait_for(state="visible")
+        start_refereed_match(page)
         started = page.evaluate("window.__rummi.modes.match.current().game.turn.startedAt")
         page.locator("#ref-before").click()
         assert "Restart Ann's turn?" in answer_dialog(page, yes=False)
@@ -228,11 +234,7 @@ def test_a_refereed_turn_on_a_small_phone_and_on_its_side(
 ) -> None:
     with phone_page(browser, api_server, viewport) as page:
         camera_on(page)
-        referee_tab(page)
-        page.locator("#players").fill("Ann, Bob")
-        page.locator("#new-match button[type='submit']").click()
-        page.locator("#ref-start").click()
-        page.locator("#turn-clock").wait_for(state="visible")  # once the service made the game
+        start_refereed_match(page)
         page.evaluate("window.scrollTo(0, 0)")
         clock, stage = page.locator("#turn-clock").bounding_box(), page.locator("#stage").bounding_box()
         assert (
@@ -263,11 +265,7 @@ def test_a_refereed_game_knows_who_never_opened(browser, api_server) -> None:
         camera_on(page)
         page.locator("#settings summary").click()
         page.locator("#preset").select_option("pl_wikipedia_tournament")
-        referee_tab(page)
-        page.locator("#players").fill("Ann, Bob")
-        page.locator("#new-match button[type='submit']").click()
-        page.locator("#ref-start").click()
-        page.locator("#turn-clock").wait_for(state="visible")
+        start_refereed_match(page)
         capture(page)  # Ann opens with the table the camera films
         wait_turns(page, 1)
         page.locator("#modes [data-mode='score']").click()
@@ -289,11 +287,7 @@ def test_a_turn_whose_answer_was_lost_is_recorded_once(browser, api_server) -> N
     same turn again with the same Idempotency-Key, and the game has it once."""
     with phone_page(browser, api_server) as page:
         camera_on(page)
-        referee_tab(page)
-        page.locator("#players").fill("Ann, Bob")
-        page.locator("#new-match button[type='submit']").click()
-        page.locator("#ref-start").click()
-        page.locator("#turn-clock").wait_for(state="visible")
+        start_refereed_match(page)
         keys: list[str | None] = []
 
         def lose_the_answer(route) -> None:

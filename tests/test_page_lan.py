@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.api_server import ROOT, free_port
+from tests.api_server import ROOT, free_port, stop
 from tests.page_browser import CAMERA_TILES, PHONE, camera_on, capture, read_labels
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -74,12 +74,7 @@ def lan_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         assert url and "#token=" in url, url
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
         log.close()
 
 

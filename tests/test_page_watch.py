@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from rummi.datasets.videos import TableView, draw_hand, sample_tile_bank
 
-from tests.api_server import Server, serving
+from tests.api_server import Server, serving_with_token
 from tests.page_browser import PHONE, phone_page, poll, screenshot
 from tests.test_page_layout import axe_problems
 
@@ -58,8 +58,7 @@ SCRIPTED_CAMERA = """
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory: pytest.TempPathFactory) -> Server:
     workdir = tmp_path_factory.mktemp("rummi-watch-page")
-    with serving(workdir, f"sqlite:///{workdir / 'g.db'}", "--host", "0.0.0.0", "--token", TOKEN,
-                 token=TOKEN) as server:
+    with serving_with_token(workdir, TOKEN) as server:
         yield server
 
 
