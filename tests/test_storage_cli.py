@@ -67,3 +67,16 @@ def test_a_game_started_here_enforces_its_order_in_the_service_as_the_services_o
     rummi("new", "--players", "Ann", "Bob", "--free-order")
     with GameStore.open(f"sqlite:///{tmp_path / 'games.db'}") as store:
         assert [store.load_record(n).enforce_order for n in (1, 2)] == [True, False]
+
+
+def test_a_turn_out_of_order_is_refused_unless_the_organiser_says_so(rummi) -> None:
+    """The command line keeps a game to its turn order as the service does; `--out-of-turn`
+    is the organiser's correction, and a free-order game takes anyone."""
+    rummi("new", "--players", "Ann", "Bob")
+    code, out = rummi("turn", "1", "--player", "Bob", "--after", "r10 r11 r12")
+    assert code == 2 and "turn 1 is Ann's, not Bob's" in out and "nothing was recorded" in out
+    assert "in progress; next: Ann" in rummi("show", "1")[1]
+    code, out = rummi("turn", "1", "--player", "Bob", "--after", "r10 r11 r12", "--out-of-turn")
+    assert code == 0 and out.startswith("turn 1, Bob: legal")
+    rummi("new", "--players", "Ann", "Bob", "--free-order")
+    assert rummi("turn", "2", "--player", "Bob", "--after", "r10 r11 r12")[0] == 0

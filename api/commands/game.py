@@ -67,6 +67,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--drew", nargs="?", type=int, const=1, default=0, metavar="N", help="tiles drawn (default 1)"
     )
     turn.add_argument("--seconds", type=float, help="how long the turn took")
+    turn.add_argument(
+        "--out-of-turn", action="store_true",
+        help="record it even if --player is not next in a game that enforces its order (an organiser's correction)",
+    )
     turn.add_argument("--json", action="store_true", help="print the turn as JSON")
 
     end = _action(actions, "end", "score the end of the game")
@@ -108,6 +112,8 @@ def _new(args: argparse.Namespace, store: GameStore) -> int:
 
 
 def _turn(args: argparse.Namespace, store: GameStore) -> int:
+    from rummi.api.game_records import GameRecords
+
     game = store.load(args.game)
     edition = game.edition
     before, spots_before = (
@@ -121,16 +127,18 @@ def _turn(args: argparse.Namespace, store: GameStore) -> int:
     rack, spots_rack = (None, []) if args.rack is None else parse_seen(args.rack, Side.RACK, edition)
     if args.drew < 0 or (args.seconds is not None and args.seconds < 0):
         raise RummiError("--drew and --seconds cannot be negative")
-    turn = game.play(
-        args.player or game.next_player,
-        before,
+    # through the service's own records, so a game that enforces its order is kept to it here too
+    _, turn, _ = GameRecords(store).play(
+        args.game,
         after,
+        player=args.player,
+        before=before,
         rack=None if rack is None else rack[0],
         drew=args.drew,
         seconds=args.seconds,
         uncertain=spots_before + spots_after + spots_rack,
+        check_order=not args.out_of_turn,
     )
-    store.add_turn(args.game, turn)
     status = turn.verdict["status"]
     if args.json:
         print_json(turn.to_dict())
