@@ -150,6 +150,26 @@ def test_writes_and_scans_are_rate_limited_per_client(tmp_path: Path) -> None:
         assert scans == [200, 429]
 
 
+@pytest.mark.parametrize("trusted", [None, "10.9.9.9"])
+def test_behind_a_proxy_each_client_has_its_own_allowance_and_nobody_else_can_claim_one(
+    tmp_path: Path, trusted: str | None
+) -> None:
+    """A reverse proxy on this machine (uvicorn trusts 127.0.0.1 by default) names each client
+    in X-Forwarded-For, so the rate limit counts each one; with the proxy elsewhere
+    (``--forwarded-allow-ips``), a client that writes X-Forwarded-For itself gains nothing."""
+    args = () if trusted is None else ("--forwarded-allow-ips", trusted)
+    with serving(tmp_path, f"sqlite:///{tmp_path / 'g.db'}", *args, RUMMI_WRITES_PER_MINUTE="2") as server, \
+            server.client() as client:
+        def create(client_ip: str) -> int:
+            headers = {"X-Forwarded-For": client_ip}
+            return client.post("/api/v1/games", json={"players": ["A", "B"]}, headers=headers).status_code
+
+        first = [create("192.168.1.20") for _ in range(3)]
+        second = create("192.168.1.21")
+    assert first == [201, 201, 429]
+    assert second == (201 if trusted is None else 429)
+
+
 def test_a_players_join_code_posts_that_players_turns_only(guarded: Server) -> None:
     """Each player's own code: it posts its holder's turn (``player`` defaults to them), is 403
     for another player's, and in a game that enforces the order is 422 before its turn."""

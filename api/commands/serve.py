@@ -4,6 +4,7 @@
     rummi serve --lan                 # https on the LAN address, a token, a QR code to join
     rummi serve --host 0.0.0.0 --token T --ssl-certfile cert.pem --ssl-keyfile key.pem
     rummi serve --workers 4           # four processes (games in PostgreSQL: RUMMI_DATABASE_URL)
+    rummi serve --host 0.0.0.0 --forwarded-allow-ips 10.0.0.2   # behind a reverse proxy at 10.0.0.2
 
 On loopback nothing is asked of the caller. On any other address every call that reads or
 writes games, scans or corrections needs ``Authorization: Bearer <token>``: the token is
@@ -37,6 +38,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--workers", type=int, default=1, help="service processes (needs PostgreSQL for > 1)")
     parser.add_argument("--ssl-certfile", default=None, help="TLS certificate (phones need https)")
     parser.add_argument("--ssl-keyfile", default=None, help="TLS private key")
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="behind a reverse proxy: its address(es), comma-separated, trusted to name the client in "
+        "X-Forwarded-For, so rate limits count each client (default $FORWARDED_ALLOW_IPS, else 127.0.0.1)",
+    )
     parser.add_argument(
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
     )
@@ -100,6 +108,8 @@ def handler(args: argparse.Namespace) -> int:
         # Between requests an idle connection closes after this; stalled requests: slow_clients.
         timeout_keep_alive=max(1, round(settings.keep_alive_s)),
         http=GuardedH11Protocol,
+        # Rate limits key on the client's address; only a trusted proxy may say what it is.
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     if args.workers == 1:
         uvicorn.run(create_app(settings), **common)
