@@ -1,8 +1,9 @@
 """Who may call the service, from where: the organiser's token, per-game join codes, the Host
 and Origin checks, and the security headers of every answer.
 
-On loopback (the default `rummi serve`) only this machine can connect, so nothing is asked. On
-any other address anyone on the venue's Wi-Fi could, so the service gets a token (``--token``,
+On loopback (the default `rummi serve`) only this machine can connect, so nothing is asked (a
+request that came through a proxy, which says so in ``X-Forwarded-For`` or ``Forwarded``, is
+refused there: the proxy lets anyone in, so it needs ``--token``). On any other address anyone on the venue's Wi-Fi could, so the service gets a token (``--token``,
 ``RUMMI_TOKEN``, or one made up on the first start, kept and printed: :mod:`api.kept_secrets`) and every call that reads or writes
 games, scans or corrections must carry ``Authorization: Bearer <token>``: 401 without it.
 
@@ -173,10 +174,16 @@ class GuardMiddleware:
         origin = headers.get("origin")
         if method in UNSAFE_METHODS and origin is not None and urlsplit(origin).netloc.lower() != host.lower():
             return 403, f"cross-site request from {origin[:100]!r} refused", {}
-        if not path.startswith(self.prefix + "/") or not self.access.required:
+        if not path.startswith(self.prefix + "/"):
             return None
         route = path[len(self.prefix):]
         if route.rstrip("/") in PUBLIC_PATHS:
+            return None
+        if not self.access.required:
+            if "x-forwarded-for" in headers or "forwarded" in headers:
+                # Open because only this machine can connect; a proxy in front breaks that.
+                return 403, ("this service has no token, which is safe on this machine only: behind a "
+                             "proxy start it with --token (rummi serve --host 127.0.0.1 --token T)"), {}
             return None
         scheme, _, credential = headers.get("authorization", "").partition(" ")
         credential = credential.strip()

@@ -157,9 +157,9 @@ def test_behind_a_proxy_each_client_has_its_own_allowance_and_nobody_else_can_cl
     """A reverse proxy on this machine (uvicorn trusts 127.0.0.1 by default) names each client
     in X-Forwarded-For, so the rate limit counts each one; with the proxy elsewhere
     (``--forwarded-allow-ips``), a client that writes X-Forwarded-For itself gains nothing."""
-    args = () if trusted is None else ("--forwarded-allow-ips", trusted)
-    with serving(tmp_path, f"sqlite:///{tmp_path / 'g.db'}", *args, RUMMI_WRITES_PER_MINUTE="2") as server, \
-            server.client() as client:
+    args = ("--token", TOKEN) + (() if trusted is None else ("--forwarded-allow-ips", trusted))
+    with serving(tmp_path, f"sqlite:///{tmp_path / 'g.db'}", *args, token=TOKEN, RUMMI_WRITES_PER_MINUTE="2") \
+            as server, server.client() as client:
         def create(client_ip: str) -> int:
             headers = {"X-Forwarded-For": client_ip}
             return client.post("/api/v1/games", json={"players": ["A", "B"]}, headers=headers).status_code
@@ -168,6 +168,18 @@ def test_behind_a_proxy_each_client_has_its_own_allowance_and_nobody_else_can_cl
         second = create("192.168.1.21")
     assert first == [201, 201, 429]
     assert second == (201 if trusted is None else 429)
+
+
+def test_an_open_service_behind_a_proxy_refuses_instead_of_letting_everyone_in(api_server: Server) -> None:
+    """Without a token the service trusts that only this machine can connect; a request that
+    came through a proxy says otherwise, so it is refused with what to do (the health check,
+    which a proxy asks, still answers)."""
+    with api_server.client() as client:
+        proxied = client.get("/api/v1/games", headers={"X-Forwarded-For": "203.0.113.7"})
+        assert proxied.status_code == 403 and "--token" in proxied.json()["detail"]
+        assert client.get("/api/v1/games", headers={"Forwarded": "for=203.0.113.7"}).status_code == 403
+        assert client.get("/api/v1/health", headers={"X-Forwarded-For": "203.0.113.7"}).status_code == 200
+        assert client.get("/api/v1/games").status_code == 200
 
 
 def test_a_players_join_code_posts_that_players_turns_only(guarded: Server) -> None:
