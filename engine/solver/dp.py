@@ -307,15 +307,21 @@ class _Walks:
 
 def _two_phases(walks: _Walks) -> list[int]:
     """The best play, exactly: first (primary, secondary) with no set kept, asking for every
-    rack tile played, then a little less and less until a play exists (each walk prunes what
-    cannot reach its floor); then, at that level, the fewest old sets changed: 0, 2, 5, 11, ...
-    allowed until a play reaches it (the walk finds the best of those; allowing one change
-    alone seldom pays: measured on mid-game positions, 0, 1, 3, 7, ... walks 20 % more)."""
+    rack tile played, then one tile (or point) less, then no floor at all (each walk prunes
+    what cannot reach its floor, the last finds the best outright); then, at that level, the
+    fewest old sets changed: 0, 2, 5, 11, ... allowed until a play reaches it (the walk finds
+    the best of those; allowing one change alone seldom pays: measured on mid-game positions,
+    0, 1, 3, 7, ... walks 20 % more).
+
+    Two floored walks, then none: the walks far below the floor of every rack tile cost about
+    what the walk with no floor costs, so stepping down one tile at a time paid only near the
+    top. States of this phase, 40 positions each (benchmarks/positions.py seeds 0-39): mid-game
+    92k -> 70k, mid-game by value (where the steps widened 1, 3, 7, ...) 133k -> 70k, jokers to
+    place 54k -> 56k."""
     top = int(walks.primary_left[0])
-    steps = range(top + 1) if walks.weights.tiles_first else [0] + _widening(top)[1:]
     best = score = -1
-    for missed in steps:
-        best, score = walks.primary(top - missed)
+    for floor in (top, top - 1, 0):
+        best, score = walks.primary(max(floor, 0))
         if best >= 0:
             break
     if best < 0:
@@ -346,8 +352,14 @@ def _fewest_changes(walks: _Walks, main: int) -> list[int]:
     _tighten_kept_bounds(walks, main)
     most = int(walks.kept_left[0, walks.pool])
     best, score = walks.main(main, 0, beam=BEAM)
+    if len(walks.rows) <= BEAM:  # no layer outgrew the beam: the walk was exact
+        if best < 0:
+            raise NoWholeRack
+        return walks.path(best)
     if best < 0:
         best, score = walks.main(main, 0, beam=BEAM_RETRY)
+        if best < 0 and len(walks.rows) <= BEAM_RETRY:
+            raise NoWholeRack  # an exact walk found nothing
     if best < 0:  # the beams lost their way: from the most that might be kept down
         for floor in range(most, -1, -1):
             best, score = walks.main(main, floor)
