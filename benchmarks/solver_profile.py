@@ -6,7 +6,7 @@
 Each position of a class (benchmarks/positions.py, the speed benchmark's own deals and rules) is
 solved once with the solver's parts wrapped by timers that count *exclusive* time (a part's time
 less the parts it calls). Per class it prints the mean milliseconds per hint of each part, its
-calls per hint and, for the kernel, the states its walks visited; ``--worst N`` also prints the
+calls per hint and, for the kernel, the states its walks and tail bounds stored; ``--worst N`` also prints the
 same for the N slowest positions one by one (which parts make them slow). The wrapping costs a
 few microseconds a call, so the figures are for finding causes, not for the README (that is
 benchmarks/solver.py).
@@ -63,6 +63,8 @@ class Timers:
                     self.stack[-1][1] += spent
             if part == "kernel walk":
                 self.states += len(out[2])
+            elif part == "kernel tail bounds":  # (box, bound, ..., budget, ...) -> (status, budget left)
+                self.states += args[9] - out[1]
             return out
 
         setattr(owner, attribute, timed)
@@ -132,7 +134,7 @@ def _print_parts(hints: list[tuple[float, int, dict[str, float], dict[str, int],
             print(f"| {part} | {1000 * seconds:.2f} | {calls:.1f} |")
     rest = sum(h[0] for h in hints) / n - timed
     print(f"| everything else (solve(), the opening search, ...) | {1000 * rest:.2f} | |")
-    print(f"| kernel states per hint | {sum(h[4] for h in hints) / n:.0f} | |")
+    print(f"| kernel states per hint (walks and tail bounds) | {sum(h[4] for h in hints) / n:.0f} | |")
 
 
 def main(argv: list[str] | None = None) -> int:
