@@ -36,10 +36,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rummi.engine.rules import get_rules  # noqa: E402
+from rummi.engine.rules import Rules, get_rules  # noqa: E402
 from rummi.engine.solver import fates, solve  # noqa: E402
 
-from benchmarks.positions import CLASSES, PRESET_CLASSES, Deal, deal  # noqa: E402
+from benchmarks.positions import CLASSES, PRESET_CLASSES, Deal, DealClass, deal  # noqa: E402
 
 try:
     import rummikub_solver as rks
@@ -87,6 +87,13 @@ def route_before_fates():
         fates.applies = saved
 
 
+def rules_of(kind: DealClass) -> Rules:
+    """The rules a class is played under: its preset, or the package's (jokers free, 30 to open)."""
+    if kind.preset:
+        return get_rules(kind.preset, edition=kind.edition)
+    return get_rules("goliath_modern", edition=kind.edition, freed_joker_in_new_set=False, freed_joker_min_own_tiles=0)
+
+
 def _score(hint) -> tuple[int, int, int]:
     return hint.tiles_played, hint.value_played, sum(hint.untouched)
 
@@ -96,12 +103,7 @@ def run(count: int, classes: list[str], repeat: int = 1, first: int = 0) -> list
     packages: dict[str, Package] = {}
     for name in classes:
         kind = CLASSES[name] if name in CLASSES else PRESET_CLASSES[name]
-        if kind.preset:
-            rules = get_rules(kind.preset, edition=kind.edition)
-        else:
-            rules = get_rules(
-                "goliath_modern", edition=kind.edition, freed_joker_in_new_set=False, freed_joker_min_own_tiles=0
-            )
+        rules = rules_of(kind)
         edition = rules.box
         # the package knows plain jokers only, at most 4 (not Expert's coloured ones, not Twist's)
         plain = not edition.coloured_jokers and edition.joker_count <= 4

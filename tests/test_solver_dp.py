@@ -176,3 +176,45 @@ def test_a_beam_that_finds_nothing_hands_over(monkeypatch: pytest.MonkeyPatch, r
         position = deal(CLASSES["late-game"], seed)
         fast, slow = _both(position.table, position.rack)
         assert _key(fast) == _key(slow), f"late-game seed {seed}"
+
+
+def test_a_beam_wider_than_every_layer_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A beam that never had to drop a state walked every state: its play is the best, so no
+    exact walk follows it (and it agrees with the integer program)."""
+    monkeypatch.setattr(dp, "BEAM", 10**7)
+    walked: list[int] = []
+    main = dp._Walks.main
+    monkeypatch.setattr(dp._Walks, "main", lambda self, *a, **k: walked.append(1) or main(self, *a, **k))
+    runs = " | ".join(" ".join(f"{c}{n}" for n in range(1, 14)) for c in "kbor")  # 52 tiles: a big table
+    for rack in ("k1 k2 k3 k4 b5 b6 b7 o8 o9 o10 r11 r12 r13 J", "k5 b5 o5 r5 k9 b9 o9 r9 k12 b12 o12 r12 k1 J"):
+        walked.clear()
+        fast, slow = _both(parse_sets(runs), parse_tiles(rack))
+        assert _key(fast) == _key(slow), rack
+        assert len(walked) == 1, f"{rack}: {len(walked)} walks after the bounds"
+
+
+def test_relaxed_tails_free_the_near_tiles_and_the_sets_begun_below() -> None:
+    """Each tail from number index s: the tiles of s and s + 1 (table and rack) and the tiles of
+    old sets begun below s may be placed or not; every other table tile must be, every other
+    rack tile may be played; the rack below s + 2 and the jokers are what the tail leaves out."""
+    kind = CLASSES["late-game"]
+    rules = get_rules("goliath_modern", edition=kind.edition, **FREE)
+    position = deal(kind, 2)
+    walks = dp._Walks(Position(position.table, position.rack, rules.box, RuleView.of(rules)), Objective.TILES)
+    starts = sorted({r.first for r in walks.old}, reverse=True)
+    table, rack, spares, below = walks.relaxed_tails(starts)
+    for k, s in enumerate(starts):
+        begun = walks.table_count * 0
+        for r in walks.old:
+            if r.first < s:
+                for (v, c), n in r.tiles.items():
+                    begun[v, c] += n if v >= s else 0
+        near = slice(s, s + 2)
+        assert (spares[k][near] == walks.table_count[near] + walks.rack_count[near]).all()
+        assert (table[k][near] == 0).all() and (rack[k][near] == 0).all()
+        far = [v for v in range(walks.values) if not s <= v < s + 2]
+        assert (spares[k][far] == begun[far]).all()
+        assert (table[k][far] + spares[k][far] == walks.table_count[far]).all()
+        assert (rack[k][far] == walks.rack_count[far]).all()
+        left = walks.main_left
+        assert below[k] == left[0] - left[min(s + 2, walks.values)] + left[walks.values]

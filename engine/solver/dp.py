@@ -195,9 +195,7 @@ class _Walks:
         self.rack_count = np.zeros((values, colours), np.int64)
         self.rack_count[:span] = np.reshape(pos.rack_count, (colours, span)).T
         self.weights = weights = _weights(pos, objective)
-        self.tile_gain = np.zeros(values, np.int64)
-        for v in range(span):
-            self.tile_gain[v] = weights.tile(pos.numbers[v])
+        self.tile_gain = np.array([weights.tile(n) for n in pos.numbers] + [0] * self.pool, np.int64)
 
         # old sets by the number index of their first tile (sorted so): those of v are rows
         # set_start[v] .. set_start[v + 1] - 1 of the arrays below
@@ -205,12 +203,15 @@ class _Walks:
         self.set_start = np.concatenate(([0], np.cumsum(starting_at))).astype(np.int64)
         self.set_slot = np.array([r.slot for r in old], np.int64)
         self.set_jokers = np.array([r.jokers for r in old], np.int64)
-        self.slot_bits = np.zeros((values, colours), np.int64)
-        self.slot_free_after = np.zeros(values, np.int64)
+        # built as lists: an array's items one by one cost more than the rest of this set-up
+        bits = [[0] * colours for _ in range(values)]
+        free_after = [0] * values
         for r in old:
             for v, c in r.tiles:
-                self.slot_bits[v, c] |= 1 << r.slot
-            self.slot_free_after[r.last] |= 1 << r.slot
+                bits[v][c] |= 1 << r.slot
+            free_after[r.last] |= 1 << r.slot
+        self.slot_bits = np.array(bits, np.int64)
+        self.slot_free_after = np.array(free_after, np.int64)
         # kept table jokers as tiles: how many must go into runs / groups, and the slot of the
         # old set that takes its one with it when kept whole
         self.kind_need = np.zeros((values, colours, 4), np.int64)
@@ -263,31 +264,37 @@ class _Walks:
         """The choices to the final row ``best`` of the last walk."""
         return kernel.path(self.rows, best, self.ran).tolist()
 
-    def relaxed_tail(self, start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        """A relaxed tail of the position from number index ``start``: its table tiles that
-        must be placed, its rack tiles, the tiles that may be placed or not, and what the rack
-        tiles below ``start + 2`` and the jokers could add to the main score at most.
+    def relaxed_tails(self, starts: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Relaxed tails of the position, one from each number index of ``starts``: per tail its
+        table tiles that must be placed, its rack tiles, the tiles that may be placed or not
+        (each [tail, number, colour]), and what the rack tiles below ``start + 2`` and the
+        jokers could add to the main score at most.
 
         Its tiles at ``start`` and ``start + 1`` (runs from below may take them) and those of
         sets that began below ``start`` may be placed or not; jokers count for nothing and need
         not be placed; the rack tiles from ``start + 2`` on must be played as far as the main
         floor asks. Being a relaxation, the most old sets from ``start`` on it keeps bounds what
         a play of the whole position can keep from there (see :func:`_tighten_kept_bounds`).
+        All tails in a few array operations: built one by one in Python they took about twice
+        as long (0.09-0.19 ms a position of 7-12 starts; a fates route may solve 200 of them).
         """
-        spares = np.zeros_like(self.table_count)
-        for r in self.old:
-            if r.first < start:
-                for (v, c), n in r.tiles.items():
-                    if v >= start:
-                        spares[v, c] += n
-        table = self.table_count - spares
-        near = slice(start, start + 2)
-        spares[near] += table[near] + self.rack_count[near]
-        table[near] = 0
-        rack = self.rack_count.copy()
-        rack[near] = 0
+        values, colours = self.table_count.shape
+        at = np.array(starts, np.int64)
+        # the tiles of the sets that began below each start (old sets are sorted by first number)
+        by_set = np.zeros((len(self.old) + 1, values, colours), np.int64)
+        for k, r in enumerate(self.old):
+            for (v, c), n in r.tiles.items():
+                by_set[k + 1, v, c] = n
+        below_start = np.cumsum(by_set, axis=0)[self.set_start[at]]
+        number = np.arange(values)[None, :, None]
+        spares = np.where(number >= at[:, None, None], below_start, 0)
+        table = self.table_count[None] - spares
+        near = (number >= at[:, None, None]) & (number < at[:, None, None] + 2)
+        spares = spares + np.where(near, table + self.rack_count[None], 0)
+        table = np.where(near, 0, table)
+        rack = np.where(near, 0, self.rack_count[None])
         left = self.main_left
-        below = int(left[0] - left[min(start + 2, self.values)]) + int(left[self.values])
+        below = left[0] - left[np.minimum(at + 2, values)] + left[values]
         return table, rack, spares, below
 
     def _walk(
@@ -307,15 +314,21 @@ class _Walks:
 
 def _two_phases(walks: _Walks) -> list[int]:
     """The best play, exactly: first (primary, secondary) with no set kept, asking for every
-    rack tile played, then a little less and less until a play exists (each walk prunes what
-    cannot reach its floor); then, at that level, the fewest old sets changed: 0, 2, 5, 11, ...
-    allowed until a play reaches it (the walk finds the best of those; allowing one change
-    alone seldom pays: measured on mid-game positions, 0, 1, 3, 7, ... walks 20 % more)."""
+    rack tile played, then one tile (or point) less, then no floor at all (each walk prunes
+    what cannot reach its floor, the last finds the best outright); then, at that level, the
+    fewest old sets changed: 0, 2, 5, 11, ... allowed until a play reaches it (the walk finds
+    the best of those; allowing one change alone seldom pays: measured on mid-game positions,
+    0, 1, 3, 7, ... walks 20 % more).
+
+    Two floored walks, then none: the walks far below the floor of every rack tile cost about
+    what the walk with no floor costs, so stepping down one tile at a time paid only near the
+    top. States of this phase, 40 positions each (benchmarks/positions.py seeds 0-39): mid-game
+    92k -> 70k, mid-game by value (where the steps widened 1, 3, 7, ...) 133k -> 70k, jokers to
+    place 54k -> 56k."""
     top = int(walks.primary_left[0])
-    steps = range(top + 1) if walks.weights.tiles_first else [0] + _widening(top)[1:]
     best = score = -1
-    for missed in steps:
-        best, score = walks.primary(top - missed)
+    for floor in (top, top - 1, 0):
+        best, score = walks.primary(max(floor, 0))
         if best >= 0:
             break
     if best < 0:
@@ -346,8 +359,14 @@ def _fewest_changes(walks: _Walks, main: int) -> list[int]:
     _tighten_kept_bounds(walks, main)
     most = int(walks.kept_left[0, walks.pool])
     best, score = walks.main(main, 0, beam=BEAM)
+    if len(walks.rows) <= BEAM:  # no layer outgrew the beam: the walk was exact
+        if best < 0:
+            raise NoWholeRack
+        return walks.path(best)
     if best < 0:
         best, score = walks.main(main, 0, beam=BEAM_RETRY)
+        if best < 0 and len(walks.rows) <= BEAM_RETRY:
+            raise NoWholeRack  # an exact walk found nothing
     if best < 0:  # the beams lost their way: from the most that might be kept down
         for floor in range(most, -1, -1):
             best, score = walks.main(main, floor)
@@ -377,11 +396,11 @@ def _tighten_kept_bounds(walks: _Walks, main: int) -> None:
     use answers for fewer jokers too.
     """
     starts = sorted({r.first for r in walks.old}, reverse=True)
-    table, rack, spares, below = zip(*(walks.relaxed_tail(start) for start in starts))
+    table, rack, spares, below = walks.relaxed_tails(starts)
     # the loop is compiled: its walks are small, a call from Python would cost as much
     status, walks.budget = kernel.tighten_kept_bounds(
-        walks.box, walks.kept_left, np.array(starts, np.int64), np.array(table), np.array(rack),
-        np.array(spares), main - np.array(below, np.int64), main >= int(walks.main_left[0]),
+        walks.box, walks.kept_left, np.array(starts, np.int64), table, rack,
+        spares, main - below, main >= int(walks.main_left[0]),
         TAIL_ROWS[max(2, walks.pos.edition.copies)], walks.budget, walks.set_start, walks.main_unit,
         walks.main_left,
     )

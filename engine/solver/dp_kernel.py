@@ -404,6 +404,10 @@ def solve_dp(
             # the floors as thresholds on this layer's scores (no division per state)
             primary_need = (primary_floor - primary_left[v]) * w_primary
             need_row = kept_need[v if step == 0 else v + 1]
+            # what every state this layer makes must keep: the next layer's floors (an old set
+            # is kept at a keep step only, so a state is dropped here rather than stored to be
+            # skipped there; on XP boxes a third of a keep layer's states were such)
+            need_next = kept_need[v + 1]
             for i in range(prev_lo, prev_hi):
                 if count > row_budget:  # over budget: stop at once (the layer would be lost)
                     return -2, np.int64(0), data[:count], ran, np.full(jokers + 1, -1, np.int64)
@@ -414,7 +418,8 @@ def solve_dp(
                 if sc < primary_need:
                     continue  # even every rack tile still to come would not reach the floor
                 j = (key >> J_SHIFT) & 7
-                if need_row[j] > 0 and sc % w_kept_span < need_row[j]:
+                kept = sc % w_kept_span
+                if need_row[j] > 0 and kept < need_row[j]:
                     continue  # even keeping the most the sets still undecided allow would not
                 if step == 0:  # keep old runs starting here, or not
                     r0 = set_start[v]
@@ -431,7 +436,7 @@ def solve_dp(
                                 nk |= np.int64(1) << (MASK_SHIFT + set_slot[r0 + q])
                                 ns += kept_gain
                                 jj += set_jokers[r0 + q]
-                        if jj > jokers:
+                        if jj > jokers or (need_next[jj] > 0 and ns % w_kept_span < need_next[jj]):
                             continue
                         nk = (nk & ~j_bits) | (np.int64(jj) << J_SHIFT)
                         count = _put(data, count, slots, gen, nk, ns, i, subset)
@@ -515,6 +520,8 @@ def solve_dp(
                                                 nk &= closing
                                                 g_all, g_max = r_left + g, max(g_most, g)
                                                 for jg in range(jokers - jj - owed + 1):
+                                                    if need_next[jj + jg] > kept:
+                                                        continue  # the next layer would drop it
                                                     if groups_feasible(g_all, g_max, jg, colours):
                                                         nkj = nk | (np.int64(jj + jg) << J_SHIFT)
                                                         count = _put(data, count, slots, gen, nkj, gain, i,
@@ -523,6 +530,8 @@ def solve_dp(
                                             g_all, g_max = r_left + g, max(g_most, g)
                                             if 3 * g_max > g_all + supply[v, c, g_max] + jokers - jj - owed:
                                                 continue  # too few tiles and jokers left for groups
+                                            if need_next[jj] > kept:
+                                                continue
                                             nk |= np.int64(jj) << J_SHIFT
                                             grouped = g_all | (g_max << 4)
                                             nk = (nk & ~g_bits) | (np.int64(grouped) << G_SHIFT)
@@ -535,6 +544,8 @@ def solve_dp(
                     g_most = (key >> (G_SHIFT + 4)) & 3
                     cleared = key & closing & ~j_bits
                     for jg in range(jokers - j + 1):
+                        if need_next[j + jg] > kept:
+                            continue  # the next layer would drop it
                         if not groups_feasible(r_left, g_most, jg, colours):
                             continue
                         nk = cleared | (np.int64(j + jg) << J_SHIFT)
