@@ -70,8 +70,14 @@ def train_detector(
     run_name: str = "tile-finder",
     command: str = "",
     perspective: float = 0.0,
+    hours: float | None = None,
 ) -> TrainingRecord:
-    """Train, validate on the dataset's ``val`` split, export ONNX into ``out_dir``."""
+    """Train, validate on the dataset's ``val`` split, export ONNX into ``out_dir``.
+
+    ``hours``: a wall-clock budget instead of ``epochs`` (ultralytics' ``time``: it counts the
+    epochs that fit after the first and schedules the learning rate for them), because on a
+    shared 2-core machine an epoch's time varies threefold with the other jobs.
+    """
     prepare_ultralytics(threads)
     from ultralytics import YOLO
 
@@ -86,10 +92,13 @@ def train_detector(
         data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, seed=seed, deterministic=True,
         pretrained=bool(init), amp=False, workers=2, device="cpu", project=str(runs), name=run_name,
         exist_ok=True, plots=False, lr0=lr0, warmup_epochs=0 if init else 3, degrees=180.0, flipud=0.5, fliplr=0.5,
-        perspective=perspective, patience=max(10, epochs // 3),
+        perspective=perspective, patience=max(10, epochs // 3), time=hours,
         verbose=True,
     )
     train_seconds = time.time() - started
+    results = runs / run_name / "results.csv"
+    if results.exists():  # the epochs run (a time budget decides them itself)
+        epochs = max(0, len(results.read_text().strip().splitlines()) - 1)
     best = runs / run_name / "weights" / "best.pt"
     trained = YOLO(str(best), task=task)
     metrics = trained.val(data=str(data_yaml), imgsz=imgsz, batch=batch, device="cpu", plots=False,
