@@ -254,3 +254,33 @@ def test_a_dark_photo_says_more_light(scanner: Scanner) -> None:
 def test_the_samples_need_no_advice(scanner: Scanner) -> None:
     for photo in (SCATTER, SETS, RACK):
         assert scanner.scan(load_image(photo)).advice == [], photo.name
+
+
+def test_a_tile_the_photo_cuts_is_never_read_surely(scanner: Scanner, scatter_scan: ScanResult) -> None:
+    """The left half of a held-out photo: the tiles its edge cuts are uncertain, whatever the
+    reader says; tiles clear of the edge keep their own confidence."""
+    photo = load_image(SCATTER)
+    half = np.ascontiguousarray(photo[:, : photo.shape[1] // 2])
+    result = scanner.scan(half)
+    edge = result.found.at_the_edge(half.shape[1], half.shape[0])
+    assert edge.any() and not edge.all()
+    assert set(np.flatnonzero(edge)) <= set(result.uncertain)
+    inside = [i for i in np.flatnonzero(~edge) if result.found.confidence[i] >= scanner.uncertain_below]
+    assert inside and not set(inside) & set(result.uncertain)
+    # The whole photo: no tile touches its edge, so none is flagged for it.
+    whole = scatter_scan.found.at_the_edge(photo.shape[1], photo.shape[0])
+    assert not whole.any()
+
+
+def test_at_the_edge_is_measured_in_the_tiles_own_width() -> None:
+    from rummi.vision.detections import EDGE_MARGIN, TileDetections
+
+    def tile(x: float, y: float) -> np.ndarray:
+        return np.array([[x, y], [x + 40, y], [x + 40, y + 56], [x, y + 56]], np.float32)
+
+    near = 40 * EDGE_MARGIN
+    found = TileDetections.from_corners(np.stack([tile(100, 100), tile(near / 2, 100), tile(-10, 100),
+                                                  tile(100, 200 - 56 - near / 2), tile(near * 2, 100)]),
+                                        np.ones(5))
+    assert found.at_the_edge(300, 200).tolist() == [False, True, True, True, False]
+    assert TileDetections.empty().at_the_edge(300, 200).shape == (0,)

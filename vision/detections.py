@@ -25,6 +25,9 @@ from rummi.vision.classes import NOT_A_TILE
 
 #: A finder score from which a box is taken for a tile without doubt.
 SURELY_A_TILE = 0.5
+#: A box this close to the photo's edge (a share of the tile's width) touches it: the finder's
+#: box edges are about this loose, so a tile the photo cuts ends within it.
+EDGE_MARGIN = 0.05
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,18 @@ class TileDetections:
     def heights(self) -> np.ndarray:
         return (np.linalg.norm(self.corners[:, 3] - self.corners[:, 0], axis=1)
                 + np.linalg.norm(self.corners[:, 2] - self.corners[:, 1], axis=1)) / 2
+
+    def at_the_edge(self, width: int, height: int) -> np.ndarray:
+        """True where a tile's box reaches the photo's edge (within ``EDGE_MARGIN`` of its own
+        width, or past it): the photo may cut that tile, so what shows is not its whole face
+        and a read of it is not sure (a real 2 cut in half was read as 13 at 0.96)."""
+        if not len(self):
+            return np.zeros(0, bool)
+        margin = EDGE_MARGIN * self.widths
+        low = self.corners.min(axis=1)
+        high = self.corners.max(axis=1)
+        return ((low[:, 0] < margin) | (low[:, 1] < margin)
+                | (high[:, 0] > width - margin) | (high[:, 1] > height - margin))
 
     @property
     def upside_down(self) -> np.ndarray:
