@@ -33,7 +33,8 @@ Per variant:
   colour; a tile is right when its number and colour, or "joker", are).
 
 Tiles cut by a crop to less than half their face are not counted either way (a scan may find
-them or not). Latency here is the scan only; ``benchmarks/vision.py`` times decoding too.
+them or not); so are a generated scene's tiles shown too little to be labelled (mostly under a
+hand or a score pad, or cut by the frame). Latency here is the scan only; ``benchmarks/vision.py`` times decoding too.
 """
 
 from __future__ import annotations
@@ -225,7 +226,8 @@ def generated_cases(printing: str, count: int) -> Iterator[Case]:
 
     made, index = 0, 0
     while made < count:
-        scene = render_scene(SCENE_SEED, index).scene
+        rendered = render_scene(SCENE_SEED, index)
+        scene = rendered.scene
         index += 1
         if scene.meta["printing"] != printing:
             continue
@@ -237,6 +239,14 @@ def generated_cases(printing: str, count: int) -> Iterator[Case]:
         counted = np.array([t.visible_fraction >= MIN_COUNTED_FRACTION for t in scene.tiles], bool)
         on_rack = [i for i, t in enumerate(scene.tiles) if t.on_rack]
         colours = {i: JOKER_COLOUR_OF[t.notation] for i, t in enumerate(scene.tiles) if t.notation in JOKER_COLOUR_OF}
+        # Tiles too hidden (under a hand, a pad) or too cut by the frame to be labelled are still
+        # tiles: like a crop's cut tiles, they are not counted either way (a find there is no phantom).
+        shown = np.bincount(rendered.ids.ravel().astype(np.int64), minlength=len(rendered.placement_quads) + 1)
+        hidden = [j for j in range(len(rendered.placement_quads))
+                  if j + 1 not in rendered.label_ids and shown[j + 1] > 0]
+        labels += ["hidden"] * len(hidden)
+        outlines += [np.asarray(rendered.placement_quads[j], np.float32) for j in hidden]
+        counted = np.concatenate([counted, np.zeros(len(hidden), bool)])
         yield Case(f"{scene.name}-{scene.meta['kind']}", image, labels, outlines, counted,
                    [list(s) for s in scene.sets], on_rack or None, colours)
 

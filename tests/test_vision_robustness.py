@@ -111,3 +111,26 @@ def test_a_tile_the_reader_refused_is_not_the_finder_s_miss() -> None:
     tally.add(case, ScanResult(found=found, layout=Layout([], None), uncertain=[], refused=refused), 1.0)
     row = tally.row("x")
     assert (row["missed"], row["refused"], row["misread"]) == (0, 1, 0) and row["recall"] == 0.5
+
+
+def test_a_generated_tile_too_hidden_to_label_is_not_counted_but_not_a_phantom() -> None:
+    cases = list(robustness.generated_cases("classic", 8))
+    hidden = 0
+    for case in cases:
+        assert len(case.labels) == len(case.outlines) == len(case.counted)
+        for label, counted in zip(case.labels, case.counted):
+            if label == "hidden":
+                hidden += 1
+                assert not counted
+    assert hidden > 0
+    # A find on a hidden tile is matched to it, so it is neither a false find nor counted.
+    case = next(c for c in cases if "hidden" in c.labels)
+    t = case.labels.index("hidden")
+    found = robustness.TileDetections.from_corners(case.outlines[t][None], np.ones(1))
+    found = found.with_reads(found.corners, ["r1"], np.ones(1))
+    tally = robustness.Tally()
+    from rummi.vision.layout import Layout
+    from rummi.vision.scanner import ScanResult
+
+    tally.add(case, ScanResult(found=found, layout=Layout([], None), uncertain=[]), 1.0)
+    assert tally.false_finds == 0 and tally.reported == 0
