@@ -43,7 +43,6 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -59,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 from rummi.datasets.real import default_real_photos  # noqa: E402
 from rummi.vision.classes import JOKER_COLOUR_OF, reader_class  # noqa: E402
 from rummi.vision.detections import TileDetections  # noqa: E402
-from rummi.vision.evaluation import holdout_filter, labelled_photos, match_indices  # noqa: E402
+from rummi.vision.evaluation import Evaluation, holdout_filter, labelled_photos, match_indices  # noqa: E402
 from rummi.vision.geometry import portrait_order  # noqa: E402
 from rummi.vision.image_io import load_image  # noqa: E402
 from rummi.vision.layout import MIN_SET_TILES, lay_out  # noqa: E402
@@ -92,11 +91,11 @@ class Case:
 
 @dataclass
 class Tally:
-    photos: int = 0
-    perfect: int = 0
-    labelled: int = 0
-    reported: int = 0
-    right: int = 0
+    """One variant's figures: read precision, recall and perfect photos from the scoring
+    `rummi eval` uses (``vision.evaluation.Evaluation``), and beside them where the errors come
+    from, sets, racks, calibration and joker colours."""
+
+    scores: Evaluation = field(default_factory=Evaluation)
     false_finds: int = 0
     missed: int = 0
     refused: int = 0
@@ -108,22 +107,13 @@ class Tally:
     advised: int = 0
     jokers_coloured: int = 0
     joker_colour_right: int = 0
-    latencies_ms: list[float] = field(default_factory=list)
-    imperfect: list[str] = field(default_factory=list)
 
     def add(self, case: Case, result: ScanResult, latency_ms: float) -> None:
         found = result.found
-        read = [reader_class(label) if label is not None else None for label in found.labels]
-        partner = match_indices(found.centers, case.outlines)
-        of_found = {f: t for t, f in partner.items()}
-        ignored = {f for t, f in partner.items() if not case.counted[t]}
-        right = {f for t, f in partner.items() if case.counted[t] and read[f] == case.labels[t]}
+        matched = self.scores.add(case.name, case.labels, case.outlines, result, latency_ms, case.counted)
+        partner, right, ignored, of_found = matched.partner, matched.right, matched.ignored, matched.of_found
         unmatched = [f for f in range(len(found)) if f not in of_found]
         wrong = [f for f in range(len(found)) if f not in right and f not in ignored]
-        self.photos += 1
-        self.labelled += int(case.counted.sum())
-        self.reported += len(found) - len(ignored)
-        self.right += len(right)
         self.false_finds += len(unmatched)
         missed = [t for t in range(len(case.labels)) if case.counted[t] and t not in partner]
         refused = set(match_indices(result.refused.centers, [case.outlines[t] for t in missed]))
@@ -132,10 +122,6 @@ class Tally:
         self.misread += sum(1 for t, f in partner.items() if case.counted[t] and f not in right)
         unsure = set(result.uncertain)
         self.sure_wrong += sum(1 for f in wrong if f not in unsure)
-        if len(right) == int(case.counted.sum()) == len(found) - len(ignored):
-            self.perfect += 1
-        else:
-            self.imperfect.append(case.name)
         scanned_sets = [frozenset(of_found.get(f, -1 - f) for f in s) for s in result.layout.sets]
         all_right = [all(f in right for f in s) for s in result.layout.sets]
         for truth in case.sets:
@@ -150,22 +136,21 @@ class Tally:
             if case.counted[t] and t in partner:
                 self.jokers_coloured += 1
                 self.joker_colour_right += found.labels[partner[t]] == colour
-        self.latencies_ms.append(latency_ms)
 
     def row(self, name: str) -> dict[str, float | int | str]:
-        precision = self.right / self.reported if self.reported else 1.0
-        recall = self.right / self.labelled if self.labelled else 1.0
+        scores = self.scores
+        precision, recall = scores.precision, scores.recall
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
         return {
-            "variant": name, "photos": self.photos, "tiles": self.labelled,
+            "variant": name, "photos": scores.photos, "tiles": scores.labelled,
             "precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
-            "perfect": self.perfect, "sets": self.sets, "sets_rebuilt": self.sets_rebuilt,
+            "perfect": scores.perfect, "sets": self.sets, "sets_rebuilt": self.sets_rebuilt,
             "rack_right": self.rack_right, "advised": self.advised,
-            "false_finds_per_100_photos": round(100 * self.false_finds / max(1, self.photos), 1),
+            "false_finds_per_100_photos": round(100 * self.false_finds / max(1, scores.photos), 1),
             "jokers_coloured": self.jokers_coloured, "joker_colour_right": self.joker_colour_right,
             "missed": self.missed, "refused": self.refused, "false_finds": self.false_finds, "misread": self.misread,
-            "sure_wrong_per_200_tiles": round(200 * self.sure_wrong / max(1, self.labelled), 2),
-            "median_ms": round(statistics.median(self.latencies_ms), 1) if self.latencies_ms else 0.0,
+            "sure_wrong_per_200_tiles": round(200 * self.sure_wrong / max(1, scores.labelled), 2),
+            "median_ms": round(scores.median_latency_ms, 1),
         }
 
 
@@ -386,7 +371,7 @@ def run(scanner: Scanner, name: str, cases: Iterator[Case] | list[Case], total: 
               file=sys.stderr, flush=True)
     print(file=sys.stderr)
     row = tally.row(name)
-    row["imperfect"] = tally.imperfect
+    row["imperfect"] = tally.scores.imperfect
     return row
 
 

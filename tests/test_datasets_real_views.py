@@ -8,8 +8,16 @@ import cv2
 import numpy as np
 import pytest
 from rummi.datasets.errors import DatasetError
-from rummi.datasets.real_views import (MIN_SHOWN_FRACTION, clip_to_frame, closeup_view, label_lines, main,
-                                       read_obb_labels, tilted_view, write_views)
+from rummi.datasets.real_views import (
+    MIN_SHOWN_FRACTION,
+    clip_to_frame,
+    closeup_view,
+    label_lines,
+    main,
+    read_obb_labels,
+    tilted_view,
+    write_views,
+)
 
 
 def _tiles_photo() -> tuple[np.ndarray, np.ndarray]:

@@ -173,7 +173,8 @@ def test_the_confusion_picture_has_a_row_for_every_tile_whatever_the_reader_answ
 def test_clutter_crops_are_tile_sized_things_written_as_none(tmp_path: Path) -> None:
     from rummi.datasets.synth.distractors import TILE_SIZED, tile_sized_clutter
     from rummi.vision.geometry import CROP_SIZE
-    from rummi.vision.training.hard_examples import clutter_negatives, main as hard_main
+    from rummi.vision.training.hard_examples import clutter_negatives
+    from rummi.vision.training.hard_examples import main as hard_main
 
     names = {tile_sized_clutter(np.random.default_rng(seed), 40.0)[1] for seed in range(30)}
     assert names == set(TILE_SIZED)

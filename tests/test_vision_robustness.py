@@ -133,4 +133,4 @@ def test_a_generated_tile_too_hidden_to_label_is_not_counted_but_not_a_phantom()
     from rummi.vision.scanner import ScanResult
 
     tally.add(case, ScanResult(found=found, layout=Layout([], None), uncertain=[]), 1.0)
-    assert tally.false_finds == 0 and tally.reported == 0
+    assert tally.false_finds == 0 and tally.scores.reported == 0
