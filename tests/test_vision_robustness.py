@@ -123,10 +123,10 @@ def test_a_generated_tile_too_hidden_to_label_is_not_counted_but_not_a_phantom()
                 hidden += 1
                 assert not counted
     assert hidden > 0
-    # A find on a hidden tile is matched to it, so it is neither a false find nor counted.
+    # A find on what shows of a hidden tile is matched to it, so it is neither a false find nor counted.
     case = next(c for c in cases if "hidden" in c.labels)
     t = case.labels.index("hidden")
-    found = robustness.TileDetections.from_corners(case.outlines[t][None], np.ones(1))
+    found = robustness.TileDetections.from_corners(box_inside(case.outlines[t], case.image.shape[:2])[None], np.ones(1))
     found = found.with_reads(found.corners, ["r1"], np.ones(1))
     tally = robustness.Tally()
     from rummi.vision.layout import Layout
@@ -134,3 +134,36 @@ def test_a_generated_tile_too_hidden_to_label_is_not_counted_but_not_a_phantom()
 
     tally.add(case, ScanResult(found=found, layout=Layout([], None), uncertain=[]), 1.0)
     assert tally.false_finds == 0 and tally.scores.reported == 0
+    assert tally.row("x")["excused"] == 1
+
+
+def box_inside(outline: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """A 6 x 6 px box centred on the point of ``outline`` farthest from its edge."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], 1)
+    depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    y, x = np.unravel_index(int(depth.argmax()), depth.shape)
+    return np.array([[x - 3, y - 3], [x + 3, y - 3], [x + 3, y + 3], [x - 3, y + 3]], np.float32)
+
+
+def test_a_find_on_the_hand_over_a_hidden_tile_is_a_false_find() -> None:
+    """A tile of which only a strip shows (a hand covers the rest) excuses a find on the strip,
+    not one on the hand: the hidden tile is matched by its visible pixels, not its whole face."""
+    from rummi.vision.layout import Layout
+    from rummi.vision.scanner import ScanResult
+
+    ids = np.zeros((200, 200), np.int32)
+    ids[50:150, 60:70] = 1  # placement 1: a tile face 60..130 x 50..150, only its left strip shows
+    outline = robustness.visible_outline(ids, 1)
+    assert outline is not None and robustness.visible_outline(ids, 2) is None
+    case = robustness.Case("hand", np.zeros((200, 200, 3), np.uint8), ["hidden"], [outline],
+                           np.zeros(1, bool), [], None)
+    on_hand = np.array([[90, 90], [110, 90], [110, 110], [90, 110]], np.float32)  # inside the face, under the hand
+    on_strip = np.array([[62, 95], [68, 95], [68, 105], [62, 105]], np.float32)
+    for box, false_finds, excused in ((on_hand, 1, 0), (on_strip, 0, 1)):
+        found = robustness.TileDetections.from_corners(box[None], np.ones(1))
+        found = found.with_reads(found.corners, ["J"], np.ones(1))
+        tally = robustness.Tally()
+        tally.add(case, ScanResult(found=found, layout=Layout([], None), uncertain=[]), 1.0)
+        row = tally.row("x")
+        assert (row["false_finds"], row["excused"]) == (false_finds, excused)
