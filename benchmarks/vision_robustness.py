@@ -27,6 +27,9 @@ Per variant:
 * wrong reads the pipeline was sure of (confidence at or above
   the scanner's unsure threshold, on a photo it did not call too blurred or dark) per 200
   labelled tiles;
+* right but flagged uncertain: tiles read right that the scan still marked uncertain (low
+  confidence, a box the photo's edge cuts, or a photo too blurred or dark): what the flags cost,
+  since in /games and /play an uncertain spot turns an "illegal" verdict into "uncertain";
 * told to retake: photos the scan called too blurred or too dark ("hold steady", "more light");
 * where the errors come from (``--causes``): counted tiles the finder missed, boxes on no tile
   (false finds), tiles the finder found but the reader answered "not a tile" (refused) and
@@ -107,6 +110,7 @@ class Tally:
     refused: int = 0
     misread: int = 0
     sure_wrong: int = 0
+    right_unsure: int = 0  # read right but flagged uncertain: what the flags cost
     sets: int = 0
     sets_rebuilt: int = 0
     rack_right: int = 0
@@ -129,6 +133,7 @@ class Tally:
         self.misread += sum(1 for t, f in partner.items() if case.counted[t] and f not in right)
         unsure = set(result.uncertain)
         self.sure_wrong += sum(1 for f in wrong if f not in unsure)
+        self.right_unsure += sum(1 for f in right if f in unsure)
         scanned_sets = [frozenset(of_found.get(f, -1 - f) for f in s) for s in result.layout.sets]
         all_right = [all(f in right for f in s) for s in result.layout.sets]
         for truth in case.sets:
@@ -158,6 +163,7 @@ class Tally:
             "jokers_coloured": self.jokers_coloured, "joker_colour_right": self.joker_colour_right,
             "missed": self.missed, "refused": self.refused, "false_finds": self.false_finds, "misread": self.misread,
             "sure_wrong_per_200_tiles": round(200 * self.sure_wrong / max(1, scores.labelled), 2),
+            "right_unsure": self.right_unsure,
             "median_ms": round(scores.median_latency_ms, 1),
         }
 
@@ -414,14 +420,16 @@ def print_causes(rows: list[dict]) -> None:
 
 def print_table(rows: list[dict]) -> None:
     print("| variant | photos | precision | recall | F1 | photos perfect | sets rebuilt | rack right "
-          "| false finds /100 photos | finds excused | sure wrong /200 tiles | told to retake | median scan ms |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| false finds /100 photos | finds excused | sure wrong /200 tiles | right but flagged uncertain "
+          "| told to retake | median scan ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         sets = f"{r['sets_rebuilt']}/{r['sets']}" + (f" ({r['sets_rebuilt'] / r['sets']:.0%})" if r["sets"] else "")
         print(f"| {r['variant']} | {r['photos']} | {r['precision']:.4f} | {r['recall']:.4f} | {r['f1']:.4f} "
               f"| {r['perfect']}/{r['photos']} ({r['perfect'] / max(1, r['photos']):.0%}) | {sets} "
               f"| {r['rack_right']}/{r['photos']} ({r['rack_right'] / max(1, r['photos']):.0%}) "
               f"| {r['false_finds_per_100_photos']} | {r.get('excused', 0)} | {r['sure_wrong_per_200_tiles']} "
+              f"| {r.get('right_unsure', 0)}/{r['tiles']} "
               f"| {r.get('advised', 0)}/{r['photos']} | {r['median_ms']} |")
 
 

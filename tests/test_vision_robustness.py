@@ -167,3 +167,18 @@ def test_a_find_on_the_hand_over_a_hidden_tile_is_a_false_find() -> None:
         tally.add(case, ScanResult(found=found, layout=Layout([], None), uncertain=[]), 1.0)
         row = tally.row("x")
         assert (row["false_finds"], row["excused"]) == (false_finds, excused)
+
+
+def test_a_right_read_flagged_uncertain_is_counted_as_the_flags_cost() -> None:
+    from rummi.vision.detections import TileDetections
+    from rummi.vision.layout import Layout
+    from rummi.vision.scanner import ScanResult
+
+    case = bright_square_case()
+    found = TileDetections.from_corners(np.stack(case.outlines), np.ones(2, np.float32))
+    found = found.with_reads(found.corners, ["r1", "k5"], np.ones(2, np.float32))
+    tally = robustness.Tally()
+    tally.add(case, ScanResult(found=found, layout=Layout([], None), uncertain=[0, 1]), 1.0)
+    row = tally.row("x")
+    assert row["right_unsure"] == 1  # the r1 read right; the wrong k5 is no cost of the flag
+    assert row["sure_wrong_per_200_tiles"] == 0.0

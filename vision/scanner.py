@@ -181,11 +181,11 @@ class Scanner:
         found = found.with_rack(on_rack)
         laid_at = time.perf_counter()
         quality = assess([self.reader.crop(image_bgr, c) for c in self._judged(found)], image_bgr)
-        cut = found.at_the_edge(image_bgr.shape[1], image_bgr.shape[0])
+        cut = found.cut_by_the_edge(image_bgr.shape[1], image_bgr.shape[0])
         if tuple(photo_scale) != (1.0, 1.0):
             found, refused = found.scaled(photo_scale), refused.scaled(photo_scale)
         done = time.perf_counter()
-        # A tile the photo's edge may cut shows part of its face: its read is never sure.
+        # A tile the photo's edge cuts shows part of its face: its read is never sure.
         unsure = (found.confidence < self.uncertain_below) | cut
         if not quality.readable:  # a shaken or dark photo: no read of it is sure
             unsure[:] = True
