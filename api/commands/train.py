@@ -33,7 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detector = which.add_parser("detector", help="the one-class tile finder (ultralytics YOLO, OBB)")
     detector.add_argument("--data", required=True, type=Path, action="append",
                           help="ultralytics data.yaml (obb or detect); repeat to add datasets: the first "
-                               "(the real photos) gives all its images and the val split")
+                               "(the real photos) gives its train images (less the last of each session, kept to "
+                               "choose the checkpoint) and its val split, scored once at the end")
     detector.add_argument("--extra-images", type=int, default=500,
                           help="images drawn from each --data after the first (default 500)")
     detector.add_argument("--init", type=Path, default=None,
