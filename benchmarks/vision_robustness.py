@@ -6,7 +6,10 @@
 
 Photos: the real photos held out by shooting session (``data/real/manifest.json``'s val split,
 made by `rummi dataset real`), each also changed the way a phone user changes a photo every day
-(turned, small, huge, JPEG 25, dark, dim, warm light, motion blur, tilted, cropped); plus
+(turned, small, huge, JPEG 25, dark, dim, warm light, motion blur, tilted, cropped); tilt-30 and
+crop-half lie inside what the finder's training views cover (datasets/real_views.py), so two
+variants outside it stand beside them: the phone turned 50 degrees about the vertical axis
+through a 45 degree (tele) lens, and an off-centre window a third of the photo; plus
 generated validation scenes of each tile print the generator draws (``classic``, ``modern``;
 only drawn tiles, no real ones pasted in, rendered with a seed no training set used).
 
@@ -330,15 +333,18 @@ def motion_blur(length: int) -> Variant:
     return lambda case: _pixels(case, cv2.filter2D(case.image, -1, kernel, borderType=cv2.BORDER_REFLECT))
 
 
-def tilted(degrees: float) -> Variant:
-    """The phone turned ``degrees`` about the photo's horizontal axis (the top recedes), seen
-    through a phone lens (horizontal field of view about 69 degrees), fitted back in the frame."""
+def tilted(degrees: float, axis: str = "x", fov_degrees: float = 69.0) -> Variant:
+    """The phone turned ``degrees`` about the photo's horizontal (``"x"``: the top recedes) or
+    vertical (``"y"``: one side recedes) axis, seen through a lens of horizontal field of view
+    ``fov_degrees`` (a phone's main lens: about 69), fitted back in the frame."""
     def tilt(case: Case) -> Case:
         h, w = case.image.shape[:2]
-        focal = (w / 2) / np.tan(np.radians(34.5))
+        focal = (w / 2) / np.tan(np.radians(fov_degrees / 2))
         k = np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1]])
         a = np.radians(degrees)
-        rotation = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
+        c, s = np.cos(a), np.sin(a)
+        rotation = (np.array([[1, 0, 0], [0, c, -s], [0, s, c]]) if axis == "x"
+                    else np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]]))
         matrix = k @ rotation @ np.linalg.inv(k)
         frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32).reshape(-1, 1, 2)
         moved = cv2.perspectiveTransform(frame, matrix).reshape(-1, 2)
@@ -354,20 +360,28 @@ def tilted(degrees: float) -> Variant:
     return tilt
 
 
-def cropped_half(case: Case) -> Case:
-    """The middle of the photo, half as wide and half as high: a close-up (tiles twice as big in
-    the frame). Tiles left with less than half their face inside are not counted."""
-    h, w = case.image.shape[:2]
-    x0, y0 = w // 4, h // 4
-    image = np.ascontiguousarray(case.image[y0:y0 + h // 2, x0:x0 + w // 2])
-    moved = _moved(case, image, np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64))
-    frame = np.array([[0, 0], [w // 2, 0], [w // 2, h // 2], [0, h // 2]], np.float32)
-    for i, outline in enumerate(moved.outlines):
-        hull = cv2.convexHull(outline.astype(np.float32))
-        area = abs(cv2.contourArea(hull))
-        inside, _ = cv2.intersectConvexConvex(hull, frame)
-        moved.counted[i] = area > 0 and inside >= MIN_COUNTED_FRACTION * area
-    return moved
+def cropped(share: float, left: float, top: float) -> Variant:
+    """A window ``share`` of the photo's width and height whose top left corner lies at
+    (``left``, ``top``) of the photo's width and height: a close-up, tiles 1/``share`` times as
+    big in the frame. Tiles left with less than half their face inside are not counted."""
+    def crop(case: Case) -> Case:
+        h, w = case.image.shape[:2]
+        cw, ch = int(w * share), int(h * share)
+        x0, y0 = int(w * left), int(h * top)
+        image = np.ascontiguousarray(case.image[y0:y0 + ch, x0:x0 + cw])
+        moved = _moved(case, image, np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64))
+        frame = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32)
+        for i, outline in enumerate(moved.outlines):
+            hull = cv2.convexHull(outline.astype(np.float32))
+            area = abs(cv2.contourArea(hull))
+            inside, _ = cv2.intersectConvexConvex(hull, frame)
+            moved.counted[i] = area > 0 and inside >= MIN_COUNTED_FRACTION * area
+        return moved
+    return crop
+
+
+#: The middle of the photo, half as wide and half as high (tiles twice as big).
+cropped_half = cropped(0.5, 0.25, 0.25)
 
 
 VARIANTS: dict[str, Variant] = {
@@ -384,7 +398,14 @@ VARIANTS: dict[str, Variant] = {
     "motion-blur-9px": motion_blur(9),
     "tilt-30": tilted(30.0),
     "crop-half": cropped_half,
+    # Outside what the finder's training views cover (datasets/real_views.py: tilts of 15-40
+    # degrees through 60-75 degree lenses, close-ups of 40-70 % of the photo anywhere in it),
+    # since tilt-30 and crop-half lie inside it:
+    "tilt-50-side-tele": tilted(50.0, axis="y", fov_degrees=45.0),
+    "crop-third-off-centre": cropped(1 / 3, 0.6, 0.1),
 }
+#: Variants the finder's training views (datasets/real_views.py) copy: in distribution for the finder.
+TRAINED_ON = {"tilt-30", "crop-half"}
 
 
 # --- running -----------------------------------------------------------------------------
@@ -425,7 +446,8 @@ def print_table(rows: list[dict]) -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         sets = f"{r['sets_rebuilt']}/{r['sets']}" + (f" ({r['sets_rebuilt'] / r['sets']:.0%})" if r["sets"] else "")
-        print(f"| {r['variant']} | {r['photos']} | {r['precision']:.4f} | {r['recall']:.4f} | {r['f1']:.4f} "
+        name = r["variant"] + (" (in the finder's training views)" if r["variant"] in TRAINED_ON else "")
+        print(f"| {name} | {r['photos']} | {r['precision']:.4f} | {r['recall']:.4f} | {r['f1']:.4f} "
               f"| {r['perfect']}/{r['photos']} ({r['perfect'] / max(1, r['photos']):.0%}) | {sets} "
               f"| {r['rack_right']}/{r['photos']} ({r['rack_right'] / max(1, r['photos']):.0%}) "
               f"| {r['false_finds_per_100_photos']} | {r.get('excused', 0)} | {r['sure_wrong_per_200_tiles']} "

@@ -28,7 +28,8 @@ def bright_square_case() -> robustness.Case:
     return robustness.Case("two", image, ["r1", "k2"], outlines, np.ones(2, bool), [], None)
 
 
-@pytest.mark.parametrize("name", ["rot-90", "rot-180", "rot-270", "640px", "tilt-30", "crop-half"])
+@pytest.mark.parametrize("name", ["rot-90", "rot-180", "rot-270", "640px", "tilt-30", "crop-half",
+                                  "tilt-50-side-tele", "crop-third-off-centre"])
 def test_a_variant_moves_the_outlines_with_the_pixels(name: str) -> None:
     changed = robustness.VARIANTS[name](bright_square_case())
     bright = changed.image.max(axis=2) > 130
@@ -182,3 +183,16 @@ def test_a_right_read_flagged_uncertain_is_counted_as_the_flags_cost() -> None:
     row = tally.row("x")
     assert row["right_unsure"] == 1  # the r1 read right; the wrong k5 is no cost of the flag
     assert row["sure_wrong_per_200_tiles"] == 0.0
+
+
+def test_the_off_centre_third_is_a_third_and_counts_the_tile_inside() -> None:
+    case = bright_square_case()
+    case.image[50:110, 260:305] = 230  # a third square, inside the window
+    case.labels.append("o9")
+    case.outlines.append(np.array([[260, 50], [305, 50], [305, 110], [260, 110]], np.float32))
+    case.counted = np.ones(3, bool)
+    changed = robustness.VARIANTS["crop-third-off-centre"](case)
+    # a window 133 x 100 from (240, 30): the first two squares lie outside it, the third inside
+    assert changed.image.shape[:2] == (100, 133)
+    assert changed.counted.tolist() == [False, False, True]
+    assert changed.image[30, 40].tolist() == [230, 230, 230]  # the third square, moved with the window
