@@ -13,7 +13,12 @@ sessions stay unseen. Each photo gives ``views`` new images, each either
   phone lens (horizontal field of view 60-75 degrees), then either fitted back whole into the
   frame on a plain border, or cut to the rectangle inside the view (no border, tiles cut at
   the edges), or
-- **a close-up**: a window 40-70 % of the photo's width and height, tiles twice as big or more.
+- **a close-up**: a window 40-70 % of the photo's width and height, tiles 1.4 to 2.5 times as
+  big in the frame.
+
+The train photos next to each held-out block (the last ``NEAR_HELD_OUT`` numbers before a
+session's first held-out one) give no views: neighbouring numbers are near-copies of the
+held-out photos, and a view of one would bring the held-out table into training.
 
 A tile cut by the border is labelled by the part that shows (the smallest turned rectangle
 around it) when at least half its face shows, and left out otherwise: under half a tile is
@@ -32,9 +37,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 from rummi.datasets.errors import DatasetError
+from rummi.datasets.sessions import session_of
 
 #: A tile cut by the border is labelled when at least this share of its face shows.
 MIN_SHOWN_FRACTION = 0.5
+#: Train photos this close (in running number) before a session's held-out block give no views.
+NEAR_HELD_OUT = 2
 
 
 @dataclass
@@ -140,9 +148,29 @@ def make_view(rng: np.random.Generator, image: np.ndarray, quads: np.ndarray) ->
     return tilted_view(rng, image, quads) if rng.random() < 0.6 else closeup_view(rng, image, quads)
 
 
+def next_to_held_out(train: list[Path], held_out: list[Path], near: int = NEAR_HELD_OUT) -> set[Path]:
+    """The train photos within ``near`` numbers before their session's first held-out photo."""
+    first_held: dict[str, int] = {}
+    for photo in held_out:
+        try:
+            prefix, number = session_of(photo.name)
+        except DatasetError:
+            continue
+        first_held[prefix] = min(number, first_held.get(prefix, number))
+    close = set()
+    for photo in train:
+        try:
+            prefix, number = session_of(photo.name)
+        except DatasetError:
+            continue
+        if prefix in first_held and first_held[prefix] - near <= number < first_held[prefix]:
+            close.add(photo)
+    return close
+
+
 def write_views(real_obb: Path, out_dir: Path, views: int, seed: int) -> dict:
     """Write ``views`` derived images per train photo of ``real_obb`` as an OBB dataset in
-    ``out_dir/obb`` (train split only: validation stays on the real photos); returns the manifest."""
+    ``out_dir/obb`` (train split only, less the photos next to a held-out block); returns the manifest."""
     real_obb, out_dir = Path(real_obb).resolve(), Path(out_dir).resolve()
     photos = sorted((real_obb / "images" / "train").glob("*.jpg"))
     if not photos:
@@ -150,13 +178,14 @@ def write_views(real_obb: Path, out_dir: Path, views: int, seed: int) -> dict:
     if views < 1:
         raise DatasetError("--views must be at least 1")
     images_dir, labels_dir = out_dir / "obb" / "images" / "train", out_dir / "obb" / "labels" / "train"
-    (out_dir / "obb" / "images" / "val").mkdir(parents=True, exist_ok=True)
-    (out_dir / "obb" / "labels" / "val").mkdir(parents=True, exist_ok=True)
+    skipped = next_to_held_out(photos, sorted((real_obb / "images" / "val").glob("*.jpg")))
     images_dir.mkdir(parents=True, exist_ok=True)
     labels_dir.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = {}
     tiles = 0
-    for number, photo in enumerate(photos):
+    for number, photo in enumerate(photos):  # numbered over every photo: a skip changes no other view
+        if photo in skipped:
+            continue
         image = cv2.imread(str(photo), cv2.IMREAD_COLOR)
         if image is None:
             raise DatasetError(f"{photo}: not a readable image")
@@ -171,11 +200,16 @@ def write_views(real_obb: Path, out_dir: Path, views: int, seed: int) -> dict:
             (labels_dir / f"{name}.txt").write_text(label_lines(view.quads, vw, vh))
             counts[view.kind] = counts.get(view.kind, 0) + 1
             tiles += len(view.quads)
+    # Views are train only; "val" names the real held-out photos they were kept apart from, the
+    # split `rummi train detector` scores once at the end (it never validates on it).
     (out_dir / "obb" / "data.yaml").write_text(
-        "# Written by rummi.datasets.real_views; oriented boxes. Train only: validate on the real photos.\n"
-        f"path: {out_dir / 'obb'}\ntrain: images/train\nval: images/val\nnc: 1\nnames:\n  0: tile\n")
-    manifest = {"kind": "real-views", "source": str(real_obb), "photos": len(photos), "views_per_photo": views,
-                "seed": seed, "images": len(photos) * views, "tiles": tiles, "by_kind": counts,
+        "# Written by rummi.datasets.real_views; oriented boxes. Train only: val is the real held-out photos.\n"
+        f"path: {out_dir / 'obb'}\ntrain: images/train\nval: {real_obb / 'images' / 'val'}\nnc: 1\n"
+        "names:\n  0: tile\n")
+    used = len(photos) - len(skipped)
+    manifest = {"kind": "real-views", "source": str(real_obb), "photos": used, "views_per_photo": views,
+                "skipped_next_to_held_out": sorted(p.name for p in skipped),
+                "seed": seed, "images": used * views, "tiles": tiles, "by_kind": counts,
                 "command": f"python -m rummi.datasets.real_views --real {real_obb} --out {out_dir} "
                            f"--views {views} --seed {seed}"}
     (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")

@@ -98,7 +98,9 @@ def test_write_views_reads_train_only_and_is_reproducible(tmp_path: Path) -> Non
     assert first["images"] == 6 and sum(first["by_kind"].values()) == 6
     images = sorted((tmp_path / "views" / "obb" / "images" / "train").glob("*.jpg"))
     assert [p.name for p in images] == [f"{n}-v{k}.jpg" for n in "ab" for k in range(3)]
-    assert not list((tmp_path / "views" / "obb" / "images" / "val").iterdir())  # the held-out photo is not used
+    assert not (tmp_path / "views" / "obb" / "images" / "val").exists()  # the held-out photo is not used
+    spec = (tmp_path / "views" / "obb" / "data.yaml").read_text()
+    assert f"val: {(tmp_path / 'real' / 'images' / 'val').resolve()}" in spec  # no empty val folder
     labels = {p.name: p.read_text() for p in (tmp_path / "views" / "obb" / "labels" / "train").glob("*.txt")}
     second = write_views(tmp_path / "real", tmp_path / "again", views=3, seed=4)
     assert second["tiles"] == first["tiles"]
@@ -114,3 +116,20 @@ def test_bad_input_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixtur
     _write_real(tmp_path / "real")
     with pytest.raises(DatasetError, match="--views"):
         write_views(tmp_path / "real", tmp_path / "out", views=0, seed=0)
+
+
+def test_the_train_photos_next_to_a_held_out_block_give_no_views(tmp_path: Path) -> None:
+    """Session r holds out 6 and on: r-4 and r-5, near-copies of r-6, give no views."""
+    image, quads = _tiles_photo()
+    real = tmp_path / "real"
+    for split in ("train", "val"):
+        (real / "images" / split).mkdir(parents=True)
+        (real / "labels" / split).mkdir(parents=True)
+    for n in range(1, 6):
+        cv2.imwrite(str(real / "images" / "train" / f"r-{n}.jpg"), image)
+        (real / "labels" / "train" / f"r-{n}.txt").write_text(label_lines(quads, 800, 600))
+    cv2.imwrite(str(real / "images" / "val" / "r-6.jpg"), image)
+    manifest = write_views(real, tmp_path / "views", views=1, seed=0)
+    names = sorted(p.name for p in (tmp_path / "views" / "obb" / "images" / "train").glob("*.jpg"))
+    assert names == ["r-1-v0.jpg", "r-2-v0.jpg", "r-3-v0.jpg"]
+    assert manifest["skipped_next_to_held_out"] == ["r-4.jpg", "r-5.jpg"] and manifest["images"] == 3
