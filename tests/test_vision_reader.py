@@ -168,3 +168,25 @@ def test_the_confusion_picture_has_a_row_for_every_tile_whatever_the_reader_answ
     picture = confusion_image(Counter({("J", "J"): 2, ("r7", NONE): 1}), list(READER_CLASSES))
     rows = len(TILE_CLASSES) + 1  # the 53 tiles (one J) and "no tile"
     assert picture.shape[:2] == (40 + rows * 16 + 10, 40 + rows * 16 + 10)
+
+
+def test_clutter_crops_are_tile_sized_things_written_as_none(tmp_path: Path) -> None:
+    from rummi.datasets.synth.distractors import TILE_SIZED, tile_sized_clutter
+    from rummi.vision.geometry import CROP_SIZE
+    from rummi.vision.training.hard_examples import clutter_negatives
+    from rummi.vision.training.hard_examples import main as hard_main
+
+    names = {tile_sized_clutter(np.random.default_rng(seed), 40.0)[1] for seed in range(30)}
+    assert names == set(TILE_SIZED)
+    picture, _ = tile_sized_clutter(np.random.default_rng(3), 40.0)
+    assert picture.shape == (160, 160, 3) and picture.dtype == np.uint8
+    crops = clutter_negatives(5, np.random.default_rng(0))
+    assert [c.shape for c in crops] == [(CROP_SIZE[1], CROP_SIZE[0], 3)] * 5
+    assert all(float(c.std()) > 1.0 for c in crops)  # something is in them, not a flat fill
+    again = clutter_negatives(5, np.random.default_rng(0))
+    assert all(np.array_equal(a, b) for a, b in zip(crops, again))
+    assert hard_main(["--clutter", "4", "--out", str(tmp_path)]) == 0
+    assert len(list((tmp_path / "crops" / "train" / NOT_A_TILE).glob("*.jpg"))) == 4
+    assert len(list((tmp_path / "crops" / "val" / NOT_A_TILE).glob("*.jpg"))) == 1
+    with pytest.raises(SystemExit):  # neither --scenes nor --clutter
+        hard_main(["--out", str(tmp_path / "other")])

@@ -254,3 +254,55 @@ def test_a_dark_photo_says_more_light(scanner: Scanner) -> None:
 def test_the_samples_need_no_advice(scanner: Scanner) -> None:
     for photo in (SCATTER, SETS, RACK):
         assert scanner.scan(load_image(photo)).advice == [], photo.name
+
+
+def test_a_tile_the_photo_cuts_is_never_read_surely(scanner: Scanner, scatter_scan: ScanResult) -> None:
+    """The left half of a held-out photo: the tiles its edge cuts are uncertain, whatever the
+    reader says; tiles not cut keep their own confidence."""
+    photo = load_image(SCATTER)
+    half = np.ascontiguousarray(photo[:, : photo.shape[1] // 2])
+    result = scanner.scan(half)
+    cut = result.found.cut_by_the_edge(half.shape[1], half.shape[0])
+    assert cut.any() and not cut.all()
+    assert set(np.flatnonzero(cut)) <= set(result.uncertain)
+    inside = [i for i in np.flatnonzero(~cut) if result.found.confidence[i] >= scanner.uncertain_below]
+    assert inside and not set(inside) & set(result.uncertain)
+    # The whole photo: no tile touches its edge, so none is flagged for it.
+    whole = scatter_scan.found.at_the_edge(photo.shape[1], photo.shape[0])
+    assert not whole.any()
+
+
+def test_at_the_edge_is_measured_in_the_tiles_own_width() -> None:
+    from rummi.vision.detections import EDGE_MARGIN, TileDetections
+
+    def tile(x: float, y: float) -> np.ndarray:
+        return np.array([[x, y], [x + 40, y], [x + 40, y + 56], [x, y + 56]], np.float32)
+
+    near = 40 * EDGE_MARGIN
+    found = TileDetections.from_corners(np.stack([tile(100, 100), tile(near / 2, 100), tile(-10, 100),
+                                                  tile(100, 200 - 56 - near / 2), tile(near * 2, 100)]),
+                                        np.ones(5))
+    assert found.at_the_edge(300, 200).tolist() == [False, True, True, True, False]
+    assert TileDetections.empty().at_the_edge(300, 200).shape == (0,)
+
+
+def test_only_a_box_that_looks_cut_is_cut_by_the_edge() -> None:
+    """A tightly framed photo: a whole tile touching the edge is not cut (its violations must
+    still be called), a box the edge halves is, and so is a box the finder drew past the edge
+    (the whole tile guessed, a third of it outside)."""
+    from rummi.vision.detections import TileDetections
+
+    def tile(x: float, y: float, w: float = 40, h: float = 56) -> np.ndarray:
+        return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+
+    boxes = [tile(100, 100), tile(150, 100), tile(200, 100),  # the photo's median tile: 40 x 56
+             tile(0, 20),  # whole, touching the left edge
+             tile(260, 144),  # whole, touching the bottom right corner
+             tile(0, 100, w=20),  # the left edge halves it
+             tile(-14, 30)]  # drawn past the left edge: 26 of its 40 px inside
+    found = TileDetections.from_corners(np.stack(boxes), np.ones(len(boxes)))
+    assert found.at_the_edge(300, 200).tolist() == [False, False, False, True, True, True, True]
+    assert found.cut_by_the_edge(300, 200).tolist() == [False, False, False, False, False, True, True]
+    # Too few tiles to know a whole one's size: every box at the edge counts as cut.
+    two = found[np.array([3, 0])]
+    assert two.cut_by_the_edge(300, 200).tolist() == [True, False]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from rummi.vision.classes import TILE_CLASSES, class_names_from_yaml, source_name_to_notation
+from rummi.vision.classes import TILE_CLASSES, class_names_from_yaml, reader_class, source_name_to_notation
 from rummi.vision.image_io import load_image
 from rummi.vision.scanner import Scanner, ScanResult
 
@@ -36,8 +36,28 @@ class LabelledPhoto:
     outlines: list[np.ndarray]  # polygons in pixels
 
 
+@dataclass(frozen=True)
+class PhotoMatch:
+    """One scan matched to one photo's labels: ``partner`` maps labelled index -> found index;
+    ``right`` and ``ignored`` hold found indices (read right; on a tile not counted); ``read``
+    is each found tile's reader class."""
+
+    partner: dict[int, int]
+    right: frozenset[int]
+    ignored: frozenset[int]
+    read: list[str]
+
+    @property
+    def of_found(self) -> dict[int, int]:
+        """found index -> labelled index."""
+        return {f: t for t, f in self.partner.items()}
+
+
 @dataclass
 class Evaluation:
+    """Read precision, recall and perfect photos over many scans: the one scoring `rummi eval`
+    and the robustness benchmark share."""
+
     photos: int = 0
     perfect: int = 0
     reported: int = 0
@@ -62,6 +82,36 @@ class Evaluation:
     @property
     def median_latency_ms(self) -> float:
         return statistics.median(self.latencies_ms) if self.latencies_ms else 0.0
+
+    def add(self, name: str, truth: list[str], outlines: list[np.ndarray], result: ScanResult,
+            latency_ms: float, counted: np.ndarray | None = None) -> PhotoMatch:
+        """Score one scan against one photo's labels (``truth``: reader classes, every joker
+        ``J``) and count it; returns the match, for scores that look further (the robustness
+        benchmark's misses, false finds, sets and racks).
+
+        ``counted``: which labelled tiles count (default all). A tile not counted (cut by a crop
+        to under half its face, hidden under a hand) is neither to be found nor a phantom when
+        found: a find on it is left out of ``reported``.
+        """
+        counted = np.ones(len(truth), bool) if counted is None else np.asarray(counted, bool)
+        read = [reader_class(label) if label else NONE for label in result.found.labels]
+        partner = match_indices(result.found.centers, outlines)
+        ignored = frozenset(f for t, f in partner.items() if not counted[t])
+        right = frozenset(f for t, f in partner.items() if counted[t] and read[f] == truth[t])
+        self.photos += 1
+        self.labelled += int(counted.sum())
+        self.reported += len(result.found) - len(ignored)
+        self.read_right += len(right)
+        taken = set(partner.values())
+        self.confusion.update([(truth[t], read[partner[t]] if t in partner else NONE)
+                               for t in range(len(truth)) if counted[t]])
+        self.confusion.update([(NONE, read[f]) for f in range(len(result.found)) if f not in taken])
+        if len(right) == int(counted.sum()) == len(result.found) - len(ignored):
+            self.perfect += 1
+        else:
+            self.imperfect.append(name)
+        self.latencies_ms.append(latency_ms)
+        return PhotoMatch(partner, right, ignored, read)
 
     def summary(self) -> dict[str, float | int]:
         return {
@@ -143,16 +193,6 @@ def match_indices(centres: np.ndarray, outlines: list[np.ndarray]) -> dict[int, 
     return partner
 
 
-def match(result: ScanResult, photo: LabelledPhoto) -> list[tuple[str, str]]:
-    """Pairs (truth, read) for every labelled and every reported tile; NONE marks no partner."""
-    labels = result.found.labels
-    partner = match_indices(result.found.centers, photo.outlines)
-    pairs = [(truth, (labels[partner[n]] or NONE) if n in partner else NONE) for n, truth in enumerate(photo.tiles)]
-    taken = set(partner.values())
-    pairs += [(NONE, labels[i] or NONE) for i in range(len(result.found)) if i not in taken]
-    return pairs
-
-
 def evaluate(scanner: Scanner, photos: Iterable[LabelledPhoto],
              progress: Callable[[int, int, str], None] | None = None) -> Evaluation:
     photos = list(photos)
@@ -163,18 +203,8 @@ def evaluate(scanner: Scanner, photos: Iterable[LabelledPhoto],
         image = load_image(photo.image)
         started = time.perf_counter()
         result = scanner.scan(image)
-        scores.latencies_ms.append((time.perf_counter() - started) * 1000)
-        pairs = match(result, photo)
-        right = sum(1 for truth, read in pairs if truth == read and truth != NONE)
-        scores.photos += 1
-        scores.labelled += len(photo.tiles)
-        scores.reported += len(result.found)
-        scores.read_right += right
-        scores.confusion.update(pairs)
-        if right == len(photo.tiles) == len(result.found):
-            scores.perfect += 1
-        else:
-            scores.imperfect.append(photo.image.name)
+        latency_ms = (time.perf_counter() - started) * 1000
+        scores.add(photo.image.name, [reader_class(t) for t in photo.tiles], photo.outlines, result, latency_ms)
         if progress:
             progress(number, len(photos), photo.image.name)
     return scores

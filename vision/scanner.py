@@ -31,6 +31,7 @@ from rummi.vision.onnx_model import DEFAULT_THREADS, default_models_dir, load_on
 from rummi.vision.photo_quality import PhotoQuality, assess
 from rummi.vision.rack import stands_on_a_ledge
 from rummi.vision.reader import TileReader
+from rummi.vision.uncertainty import uncertain_tiles
 from rummi.vision.white_balance import FACE_SAMPLE, balanced, face_gains, noticeable
 
 FINDER_FOLDER = "tile-finder"
@@ -181,13 +182,12 @@ class Scanner:
         found = found.with_rack(on_rack)
         laid_at = time.perf_counter()
         quality = assess([self.reader.crop(image_bgr, c) for c in self._judged(found)], image_bgr)
+        # Judged in the pixels the tiles were found in (a cut is measured against this photo's edge).
+        uncertain = uncertain_tiles(found, (image_bgr.shape[1], image_bgr.shape[0]), self.uncertain_below,
+                                    quality.readable)
         if tuple(photo_scale) != (1.0, 1.0):
             found, refused = found.scaled(photo_scale), refused.scaled(photo_scale)
         done = time.perf_counter()
-        unsure = found.confidence < self.uncertain_below
-        if not quality.readable:  # a shaken or dark photo: no read of it is sure
-            unsure[:] = True
-        uncertain = [int(i) for i in np.flatnonzero(unsure)]
         timings = {
             "find": (found_at - clock) * 1000,
             "read": (read_at - found_at) * 1000,

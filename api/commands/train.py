@@ -33,7 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     detector = which.add_parser("detector", help="the one-class tile finder (ultralytics YOLO, OBB)")
     detector.add_argument("--data", required=True, type=Path, action="append",
                           help="ultralytics data.yaml (obb or detect); repeat to add datasets: the first "
-                               "(the real photos) gives all its images and the val split")
+                               "(the real photos) gives its train images (less the last of each session, kept to "
+                               "choose the checkpoint) and its val split, scored once at the end")
     detector.add_argument("--extra-images", type=int, default=500,
                           help="images drawn from each --data after the first (default 500)")
     detector.add_argument("--init", type=Path, default=None,
@@ -43,6 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           help="ultralytics' perspective augmentation (0.0005: a phone tilted strongly)")
     detector.add_argument("--task", choices=("obb", "detect"), default="obb")
     detector.add_argument("--epochs", type=int, default=40)
+    detector.add_argument("--hours", type=float, default=None,
+                          help="train for this wall-clock time instead of --epochs (ultralytics' time budget)")
     detector.add_argument("--imgsz", type=int, default=416)
     detector.add_argument("--batch", type=int, default=16)
     detector.add_argument("--architecture", default=None, help="ultralytics model yaml (default yolov8n[-obb])")
@@ -97,7 +100,7 @@ def _train_detector(args: argparse.Namespace) -> int:
                             task=args.task, epochs=args.epochs, imgsz=args.imgsz,
                             batch=args.batch, seed=args.seed, threads=args.threads,
                             architecture=args.architecture, run_name=args.name, command=_command_line(),
-                            perspective=args.perspective)
+                            perspective=args.perspective, hours=args.hours)
     print(f"wrote {args.out}/model.onnx in {record.train_seconds} s: {record.metrics}")
     return 0
 

@@ -1,6 +1,7 @@
 """Crops the reader must learn to refuse ("none") and jokers whose colour is known.
 
     python -m rummi.vision.training.hard_examples --scenes data/real --scenes data/synth --out data/hard
+    python -m rummi.vision.training.hard_examples --clutter 1500 --out data/clutter
 
 Why: the reader had no "not a tile" answer, so anything tile-sized the finder boxed (a
 knot in the wood, a bottle sticker, a face-down tile, a box half on two tiles) was read as
@@ -13,7 +14,10 @@ warp the reader reads with (``vision/geometry.py``):
 * boxes straddling a tile and its neighbour or the table (half a tile or more off along its
   width or height): what a close-up's misplaced box cuts;
 * tile-sized boxes on the table, the clutter and the rack, away from every tile;
-* face-down tiles: a tile's own plastic and shading with the print taken off.
+* face-down tiles: a tile's own plastic and shading with the print taken off;
+* (``--clutter``) tile-sized clutter drawn alone on a table: dice, coins, stickers, a score
+  pad's corner. The finder boxed dice on generated scenes and the reader read them as a 1 or
+  a 4: the scenes held too few for it to learn them.
 
 A box is a negative only when its centre is at least ``CLEAR`` of a tile's width (or height)
 from every labelled tile's centre, farther than the jittered boxes the reader learns to read
@@ -123,6 +127,38 @@ def photo_negatives(image: np.ndarray, quads: np.ndarray, finder: TileFinder | N
     return out
 
 
+def clutter_negatives(count: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """``count`` crops of tile-sized things that are not tiles (dice, coins, stickers, a score
+    pad's corner; ``datasets.synth.distractors.tile_sized_clutter``), cut through tile-sized
+    boxes about them as the finder would box them, through a phone camera's effects."""
+    from rummi.datasets.synth.camera import photo_effects
+    from rummi.datasets.synth.distractors import tile_sized_clutter
+
+    crops = []
+    for _ in range(count):
+        width = float(rng.uniform(30, 110))
+        picture, _name = tile_sized_clutter(rng, width)
+        picture, _effects = photo_effects(rng, picture)
+        centre = np.array(picture.shape[1::-1], np.float64) / 2 + rng.normal(0, 0.08 * width, 2)
+        crops.append(warp_crop(picture, tile_sized_box(centre, width * 0.9, rng)))
+    return crops
+
+
+def write_clutter(out: Path, count: int, seed: int = 0, val_fraction: float = 0.1) -> Counter:
+    """Write ``count`` clutter crops as ``none`` into ``OUT/crops/{train,val}/none``."""
+    rng = np.random.default_rng([seed, 7])
+    counts: Counter = Counter()
+    for split, n in (("train", count), ("val", max(1, int(count * val_fraction)))):
+        folder = out / "crops" / split / NOT_A_TILE
+        folder.mkdir(parents=True, exist_ok=True)
+        for k, crop in enumerate(clutter_negatives(n, rng)):
+            cv2.imwrite(str(folder / f"clutter-{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            counts[(split, "clutter")] += 1
+    (out / "crops" / "counts.json").write_text(json.dumps({f"{s}/{k}": n for (s, k), n in sorted(counts.items())},
+                                                           indent=1) + "\n")
+    return counts
+
+
 def write(roots: list[Path], out: Path, seed: int = 0, finder_photos: int = 1000) -> Counter:
     """Write the crops of every photo under ``roots`` (datasets written by `rummi dataset`)."""
     if (out / "crops").exists():
@@ -161,13 +197,24 @@ def write(roots: list[Path], out: Path, seed: int = 0, finder_photos: int = 1000
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=Path, action="append", required=True,
+    parser.add_argument("--scenes", type=Path, action="append", default=[],
                         help="a dataset root written by `rummi dataset` (truth/, detect/images/); repeatable")
+    parser.add_argument("--clutter", type=int, default=0,
+                        help="instead: this many crops of tile-sized clutter (dice, coins, stickers, a pad)")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--finder-photos", type=int, default=1000,
                         help="photos per dataset and split the finder is run on for its false finds")
     args = parser.parse_args(argv)
+    if bool(args.scenes) == bool(args.clutter):
+        parser.error("give --scenes (crops from dataset photos) or --clutter N (generated clutter), one of them")
+    if args.clutter:
+        if (args.out / "crops").exists():
+            parser.error(f"{args.out / 'crops'} already exists: choose another --out")
+        counts = write_clutter(args.out, args.clutter, args.seed)
+        for (split, kind), n in sorted(counts.items()):
+            print(f"{split:5} {kind:10} {n}")
+        return 0
     for root in args.scenes:
         if not (root / "truth").is_dir():
             parser.error(f"{root} has no truth/ folder: write it with `rummi dataset real|synth` first")

@@ -47,6 +47,7 @@ from rummi.engine.rules import Rules, get_rules
 from rummi.engine.tiles import Tile
 from rummi.vision.layout import lay_out
 from rummi.vision.scanner import ScanResult
+from rummi.vision.uncertainty import uncertain_tiles
 from rummi.vision.watch.consensus import Reading, ReadingWindow
 from rummi.vision.watch.events import DISTURBED, SETTLED, TURN, UNCERTAIN, WatchEvent
 from rummi.vision.watch.motion import FrameMotion, MotionGauge
@@ -344,7 +345,7 @@ class TurnTracker:
             labels[i], confidence[i] = old.found.labels[j], old.found.read_confidence[j]
         merged = found.with_reads(corners, labels, confidence).without_non_tiles()
         layout = lay_out(merged, "table")
-        uncertain = [int(i) for i in np.flatnonzero(merged.confidence < scanner.uncertain_below)]
+        uncertain = uncertain_tiles(merged, (frame_bgr.shape[1], frame_bgr.shape[0]), scanner.uncertain_below)
         return ScanResult(found=merged, layout=layout, uncertain=uncertain)
 
     def _settled(self, time: float, reading: Reading) -> list[WatchEvent]:
