@@ -165,19 +165,37 @@ def test_a_reading_that_keeps_changing_is_uncertain():
     assert [reading.found.labels[i] for i in reading.uncertain] == ["r6"]
 
 
-def test_one_odd_scan_costs_no_more_scans():
+@pytest.mark.parametrize(("odd_confidence", "unsure"), [(0.6, []), (0.9, ["r6"])])
+def test_one_odd_scan_costs_no_more_scans(odd_confidence, unsure):
     # the middle frame was smeared by a small shake: r6 misread, r7 missed, a glint taken for a
     # tile; the scans either side of it agree, so the table settles at the third scan, not the
-    # fourth, and only the tile read two ways loses its certainty
+    # fourth. The misread costs r6 its certainty only when the reader was sure of it: an unsure
+    # read in one frame of a tile the others read surely is no doubt (no uncertain violation)
     window = ReadingWindow(min_scans=2, max_scans=6)
     row = [("r5", 0, 0.99), ("r6", 31, 0.95), ("r7", 62, 0.99)]
     window.add(_scan(row))
-    window.add(_scan([("r5", 0, 0.99), ("r8", 31, 0.6), ("k1", 140, 0.7)]))
+    window.add(_scan([("r5", 0, 0.99), ("r8", 31, odd_confidence), ("k1", 140, 0.7)]))
     assert window.settled() is None
     window.add(_scan(row))
     reading = window.settled()
     assert reading is not None and reading.sets == [["r5", "r6", "r7"]]
-    assert [reading.found.labels[i] for i in reading.uncertain] == ["r6"]
+    assert [reading.found.labels[i] for i in reading.uncertain] == unsure
+
+
+def test_sure_reads_outvote_unsure_ones_after_the_last_scan():
+    # six scans that never agree (a glint comes and goes on one tile, a speck on the cloth is
+    # found every other scan): b6 read surely four times and b9 unsurely twice, so b6 wins and
+    # stays sure; o1 and o7 both read surely leave that tile uncertain whichever wins
+    window = ReadingWindow(min_scans=2, max_scans=6)
+    for k in range(6):
+        glint = k in (2, 3)
+        speck = [("k1", 200, 0.8)] if k % 2 == 0 else []
+        window.add(_scan([("b5", 0, 0.99), ("b9", 31, 0.5) if glint else ("b6", 31, 0.95),
+                          ("b7", 62, 0.99), ("o7" if glint else "o1", 140, 0.9), *speck]))
+        assert (window.settled() is None) == (k < 5)
+    reading = window.settled()
+    assert sorted(reading.found.labels) == ["b5", "b6", "b7", "o1"]
+    assert [reading.found.labels[i] for i in reading.uncertain] == ["o1"]
 
 
 def test_the_gauge_docstring_example_holds():

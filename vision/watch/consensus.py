@@ -4,9 +4,11 @@ One scan can miss a tile under glare or misread it once; a player must never be 
 that. So while the table is still, several scans are kept and each tile is followed from scan
 to scan by where it lies (a tile does not move on a still table). A tile counts only when it
 was seen in every one of the last ``min_scans`` scans (or of those around one odd scan, a
-frame smeared by a small shake); a tile seen now and then (a flicker) never counts. When the scans do not agree after ``max_scans``, the majority decides, and a tile
-whose reading still varies, or is read with low confidence, is marked uncertain: the referee
-then tries its other readings before it accuses anyone.
+frame smeared by a small shake); a tile seen now and then (a flicker) never counts. When the scans do not agree after ``max_scans``, the majority decides (each scan's
+vote weighed by the reader's confidence), and a tile read with low confidence, or surely read
+as something else in another scan, is marked uncertain: the referee then tries its other
+readings before it accuses anyone. One scan's unsure read of a tile the others read surely
+makes no doubt: a referee must not hedge over a glint in one frame.
 """
 
 from __future__ import annotations
@@ -126,8 +128,8 @@ class ReadingWindow:
         them, each read the same way every time. Or, when one scan among the last
         ``min_scans + 1`` (not the newest) is the odd one out, the others agree that way: one
         frame smeared by a small shake or caught by a glint then costs no more scans (the
-        verdict would wait for two more still scans otherwise), and a tile it read otherwise is
-        marked uncertain, as any tile whose reading varies is.
+        verdict would wait for two more still scans otherwise), and a tile it read otherwise,
+        and surely, is marked uncertain (an unsure odd read is outvoted and forgotten).
         """
         if self._scans < self.min_scans:
             return None
@@ -159,15 +161,17 @@ class ReadingWindow:
         if not tracks:
             empty = TileDetections.empty()
             return Reading(found=empty, layout=lay_out(empty, "table"), uncertain=())
-        labels, read_confidence, find_confidence, unsure = [], [], [], []
+        labels, read_confidence, find_confidence = [], [], []
         for track in tracks:
             votes = [(tile, c, f) for n, tile, c, f in zip(track.seen, track.labels, track.confidence,
                                                      track.find_confidence) if n in scans]
-            label = Counter(tile for tile, _, _ in votes).most_common(1)[0][0]
+            label = _winner([(tile, c) for tile, c, _ in votes])
             agree = [c for tile, c, _ in votes if tile == label]
-            share = len(agree) / len(votes)
+            # Only a sure reading of something else speaks against the winner: one frame's unsure
+            # read (a glint, a little blur) of a tile the other frames read surely is no doubt.
+            against = [c for tile, c, _ in votes if tile != label and c >= UNCERTAIN_BELOW]
             labels.append(label)
-            read_confidence.append(float(np.mean(agree)) * share)
+            read_confidence.append(float(np.mean(agree)) * len(agree) / (len(agree) + len(against)))
             find_confidence.append(float(np.mean([f for *_, f in votes])))
         found = TileDetections(
             corners=np.stack([t.corners for t in tracks]).astype(np.float32),
@@ -178,6 +182,21 @@ class ReadingWindow:
         unsure = {int(i) for i in np.flatnonzero(found.confidence < UNCERTAIN_BELOW)}
         if doubt:
             unsure |= {i for i, track in enumerate(tracks)
-                       if len({label for n, label in zip(track.seen, track.labels) if n in doubt}) > 1}
+                       if _surely_read_otherwise(track, doubt, labels[i])}
         unsure = sorted(unsure)
         return Reading(found=found, layout=lay_out(found, "table"), uncertain=tuple(unsure))
+
+
+def _winner(votes: list[tuple[str, float]]) -> str:
+    """The reading with the most confidence summed over the scans (a majority of sure reads beats
+    one of unsure ones); a tie goes to the reading seen first."""
+    weight: dict[str, float] = {}
+    for tile, confidence in votes:
+        weight[tile] = weight.get(tile, 0.0) + confidence
+    return max(weight, key=weight.__getitem__)
+
+
+def _surely_read_otherwise(track: _Track, scans: set[int], label: str) -> bool:
+    """Some scan among ``scans`` read the tile as something other than ``label``, and was sure of it."""
+    return any(n in scans and tile != label and c >= UNCERTAIN_BELOW
+               for n, tile, c in zip(track.seen, track.labels, track.confidence))
