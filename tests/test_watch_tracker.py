@@ -27,6 +27,8 @@ SIZE = (640, 360)
 FPS = 5.0
 START = {0: ("k3", "k4", "k5"), 4: ("b8", "k8", "o8", "r8")}
 PLAYED = {0: ("k3", "k4", "k5"), 4: ("b8", "k8", "o8", "r8"), 2: ("o1", "o2", "o3")}
+#: Where the players' arms come in: Ann sits at the bottom edge of the picture, Bob at the right.
+BOTTOM, RIGHT = (SIZE[0] * 0.5, SIZE[1] + 20.0), (SIZE[0] + 20.0, SIZE[1] * 0.5)
 
 
 @pytest.fixture(scope="module")
@@ -54,13 +56,14 @@ class Film:
             image = self.view.draw(slots)
             self.feed(image if gain == 1.0 else cv2.convertScaleAbs(image, alpha=gain))
 
-    def hand(self, slots_before, slots_after, seconds: float = 1.6, rest: bool = False) -> None:
+    def hand(self, slots_before, slots_after, seconds: float = 1.6, rest: bool = False,
+             entry: tuple[float, float] = BOTTOM, target: tuple[float, float] = (150.0, 60.0)) -> None:
         count = round(seconds * FPS)
-        entry = np.array([SIZE[0] * 0.5, SIZE[1] + 20.0])
+        entry = np.array(entry)
         for k in range(count):
             reach = 1.0 if rest else np.sin(np.pi * (k + 0.5) / count)
             wiggle = 0 if rest else 12 * np.sin(k * 2.1)
-            tip = entry + (np.array([150.0 + wiggle, 60.0]) - entry) * reach
+            tip = entry + (np.array([target[0] + wiggle, target[1]]) - entry) * reach
             image = self.view.draw(slots_after if k >= count / 2 else slots_before).copy()
             draw_hand(image, entry, tip, SIZE[0] / 1280)
             self.feed(image)
@@ -96,6 +99,47 @@ def test_a_hand_or_a_flicker_is_no_turn_and_a_new_set_is_one(scanner, view):
     assert turn["time"] - turn["settled_at"] <= 2.0
     assert turn["first_hand"] is not None and turn["started"] < turn["first_hand"] < turn["settled_at"]
     assert film.tracker.next_player == "Bob"
+
+
+def test_a_pause_mid_turn_amends_the_turn_and_the_next_players_hand_does_not(scanner, view):
+    # Ann lays o1 o2, takes her hand away for two seconds (long enough for a verdict: an
+    # invalid set), then adds o3: one turn, amended, judged on the whole change. Bob's hand
+    # then comes from his side after a pause: his own turn, not an amendment of Ann's.
+    halfway = {**START, 2: ("o1", "o2")}
+    bob_played = {**PLAYED, 5: ("r11", "r12", "r13")}
+    film = Film(_tracker(scanner), view)
+    film.still(START, 2.0)
+    film.hand(START, halfway, target=(430.0, 60.0))
+    film.still(halfway, 2.0)
+    first = [e for e in film.events if e.is_turn]
+    assert len(first) == 1 and first[0].data["verdict"]["status"] == "illegal"  # o1 o2 alone: no set
+    film.hand(halfway, PLAYED, target=(430.0, 60.0))
+    film.still(PLAYED, 2.5)
+    film.hand(PLAYED, bob_played, entry=RIGHT, target=(430.0, 120.0))
+    film.still(bob_played, 2.5)
+    turns = [e.to_json() for e in film.events if e.is_turn]
+    assert [(t["number"], t["player"], t.get("amends")) for t in turns] == [(1, "Ann", None), (1, "Ann", 1), (2, "Bob", None)]
+    amended = turns[1]
+    assert sorted(amended["played"]) == ["o1", "o2", "o3"] and amended["verdict"]["status"] == "legal"
+    assert amended["before"] == turns[0]["before"] and amended["started"] == turns[0]["started"]
+    assert amended["seconds"] == round(amended["settled_at"] - amended["started"], 1)
+    assert amended["time"] - amended["settled_at"] <= 2.0
+    assert sorted(turns[2]["played"]) == ["r11", "r12", "r13"]
+    assert film.tracker.turns == 2 and film.tracker.next_player == "Cy"
+
+
+def test_amending_can_be_turned_off(scanner, view):
+    from rummi.vision.watch import WatchSettings
+
+    halfway = {**START, 2: ("o1", "o2")}
+    film = Film(_tracker(scanner, settings=WatchSettings(amend_same_side=False)), view)
+    film.still(START, 2.0)
+    film.hand(START, halfway, target=(430.0, 60.0))
+    film.still(halfway, 2.0)
+    film.hand(halfway, PLAYED, target=(430.0, 60.0))
+    film.still(PLAYED, 2.5)
+    turns = [e.to_json() for e in film.events if e.is_turn]
+    assert [(t["number"], t["player"], t.get("amends")) for t in turns] == [(1, "Ann", None), (2, "Bob", None)]
 
 
 def test_a_draw_is_recorded_when_the_operator_says_so(scanner, view):

@@ -12,7 +12,9 @@ pixel alike, and that cancels out), and compared twice:
   tile's area; a hand that passed and left changes nothing.
 
 Which of the nine regions of the frame moved tells a bumped camera (all of them at once) from a
-hand (the side it comes from).
+hand; where the moving pixels touch the frame's edges tells the side the arm comes in from (a
+player reaches over the table from their own seat), so the tracker can tell the same player's
+hand from the next player's.
 
     >>> import numpy as np
     >>> gauge = MotionGauge()
@@ -45,6 +47,11 @@ AREA_SIDE = 5
 AREA_STEP = 0.04
 #: Share of the frame's nine regions that must move at once to call it the camera, not a hand.
 CAMERA_REGIONS = 7
+#: The frame's edges, in the order of :attr:`FrameMotion.edges`.
+SIDES = ("bottom", "right", "top", "left")
+#: Depth of the strip along each edge where an arm coming in is counted, as a share of the
+#: thumbnail's shorter side (about 5 pixels of a 160x90 one).
+EDGE_DEPTH = 0.06
 
 
 @dataclass(frozen=True)
@@ -53,13 +60,15 @@ class FrameMotion:
 
     ``motion``: share of pixels that differ from the previous frame. ``changed``: pixels that
     differ from the reference (0 when there is none yet). ``camera``: the motion covered the
-    whole frame, as when the camera is bumped.
+    whole frame, as when the camera is bumped. ``edges``: moving pixels in the strip along
+    each edge of the frame (:data:`SIDES`): an arm reaching in crosses its player's edge.
     """
 
     motion: float
     changed: int
     camera: bool
     changed_since_scan: int = 0
+    edges: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 class MotionGauge:
@@ -96,15 +105,16 @@ class MotionGauge:
         raw, thumb = self._thumbnails(frame_bgr)
         self._previous, self._current = self._current, thumb
         self._raw = raw
-        motion, camera = 0.0, False
+        motion, camera, edges = 0.0, False, (0, 0, 0, 0)
         if self._previous is not None and self._previous.shape == thumb.shape:
             moved = np.abs(thumb - self._previous) > self.pixel_step
             motion = float(moved.mean())
             camera = _regions_moving(moved) >= CAMERA_REGIONS
+            edges = _edge_motion(moved)
         self._aligned, self._shift = self._align(self._reference, self._raw_reference)
         scanned, _ = self._align(self._scanned, self._raw_scanned)
         return FrameMotion(motion=motion, changed=self._differing(self._aligned), camera=camera,
-                           changed_since_scan=self._differing(scanned))
+                           changed_since_scan=self._differing(scanned), edges=edges)
 
     def keep_as_reference(self) -> None:
         """The last measured frame shows the table as it now stands."""
@@ -176,3 +186,10 @@ def _regions_moving(moved: np.ndarray) -> int:
             if moved[rows[0]: rows[-1] + 1, cols[0]: cols[-1] + 1].mean() > 0.02:
                 count += 1
     return count
+
+
+def _edge_motion(moved: np.ndarray) -> tuple[int, int, int, int]:
+    """Moving pixels along the bottom, right, top and left edges (:data:`SIDES`)."""
+    depth = max(1, round(min(moved.shape) * EDGE_DEPTH))
+    return (int(moved[-depth:].sum()), int(moved[:, -depth:].sum()),
+            int(moved[:depth].sum()), int(moved[:, :depth].sum()))

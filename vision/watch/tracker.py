@@ -19,6 +19,16 @@ States, and what moves between them:
 * ``settling`` -- still, scanning every so often until the scans agree
   (:class:`.consensus.ReadingWindow`); then the new reading is compared with the settled one.
 
+A player who takes their hands off the table for a moment mid-turn and then goes on makes
+two settled changes; the referee's rule is that the turn is what the player left when the next
+player began. So a settled change whose hand came in from the same edge of the picture as the
+hand of the turn just judged, with no hand from any other edge in between (nor a draw, nor the
+table put back), **amends** that turn: it is judged again from the same table before, its time
+counted from the same start, and reported with ``amends`` (the same number). The verdict still
+comes within a second or so of each settling; one that a second change overturns is replaced,
+not kept. Where two players in a row sit on the same side of the table, turn it off
+(``WatchSettings.amend_same_side``).
+
 One turn is never judged on a blocked view: a reading that lost several tiles at once is taken
 for a hand resting on the table (it is ``disturbed``), unless it stays so for many seconds.
 The tracker never queues frames: it handles the frame it is given, and the caller hands it the
@@ -49,7 +59,7 @@ from rummi.vision.layout import lay_out
 from rummi.vision.scanner import ScanResult
 from rummi.vision.watch.consensus import Reading, ReadingWindow
 from rummi.vision.watch.events import DISTURBED, SETTLED, TURN, UNCERTAIN, WatchEvent
-from rummi.vision.watch.motion import FrameMotion, MotionGauge
+from rummi.vision.watch.motion import SIDES, FrameMotion, MotionGauge
 
 #: A tile of a new reading stands where an old one stood when their centres are this close (tile widths)...
 SAME_SPOT = 0.4
@@ -58,6 +68,12 @@ SAME_SPOT = 0.4
 #: off a light cloth about 0.1). Too low only costs trusting a new reading; too high would keep
 #: a tile that is gone.
 UNCHANGED_DIFFERENCE = 0.04
+
+#: The edge an arm came in from is the one with the most moving pixels along it over the
+#: disturbance, when that is at least this many thumbnail pixels...
+MIN_EDGE_PIXELS = 20
+#: ...and this many times the next edge's (else the side is unknown, and nothing is amended).
+EDGE_MARGIN = 2.0
 
 STARTING, STEADY, MOVING, SETTLING = "starting", "settled", "disturbed", "settling"
 
@@ -101,6 +117,9 @@ class WatchSettings:
     hidden_tiles: int = 3
     #: ...unless the table stays like that for this many seconds.
     hidden_accept_seconds: float = 4.0
+    #: A change by a hand from the same edge as the last turn's, before any other hand, amends
+    #: that turn (a pause mid-turn). Off where two players in a row share a side of the table.
+    amend_same_side: bool = True
 
     def __post_init__(self) -> None:
         if self.settle_seconds <= 0 or self.first_scan_after < 0 or self.quick_settle_seconds < 0:
@@ -112,6 +131,21 @@ class WatchSettings:
     def scan_gap(self) -> float:
         """Seconds between scans of one still stretch, so ``min_scans`` span ``settle_seconds``."""
         return self.settle_seconds / max(1, self.min_scans - 1)
+
+
+@dataclass(frozen=True)
+class _LastTurn:
+    """What a later change by the same player needs to amend the turn just judged."""
+
+    number: int
+    player: str
+    side: int
+    before: Table
+    before_reading: Reading
+    started: float
+    first_hand: float | None
+    opened: bool
+    restore_to: Table | None
 
 
 @dataclass
@@ -176,6 +210,8 @@ class TurnTracker:
         self._turn_started: float | None = None
         self._first_hand: float | None = None
         self._restore_to: Table | None = None
+        self._edges = np.zeros(len(SIDES))  # moving pixels along each edge since the table settled
+        self._last_turn: _LastTurn | None = None  # the turn a change by the same hand amends
 
     # --- what the caller asks ------------------------------------------------------------------
 
@@ -245,12 +281,17 @@ class TurnTracker:
         time = 0.0 if time is None else time
         table = self.table
         started = self._turn_started if self._turn_started is not None else time
+        self._last_turn = None  # the draw is the next player's: the turn before stands
         return self._judge(time, before=table, after=table, before_reading=self.reading,
                            after_reading=self.reading, settled_at=time, started=started, drew=True)
 
     # --- the states --------------------------------------------------------------------------
 
     def _moving(self, motion: FrameMotion, time: float) -> list[WatchEvent]:
+        if self.state == STEADY:
+            self._edges[:] = 0  # a new disturbance: whose hand is it?
+        if not motion.camera:
+            self._edges += motion.edges
         if self.state == SETTLING and self.window.scans:
             # A shake, a flicker or a hand passing: the scans so far stay, unless the table
             # turns out changed when it is still again (see _resume).
@@ -353,10 +394,12 @@ class TurnTracker:
             self._turn_started = settled_at
             return self._settle_unchanged(time, reading, first=True)
         before, after = self.table, _table_of(reading, self.rules.edition)
+        side = self._hand_side()
         if _same_table(before, after):
             return self._settle_unchanged(time, reading)
         if self._restore_to is not None and _same_table(self._restore_to, after):
             self._restore_to = None
+            self._last_turn = None
             self._turn_started = settled_at  # the next player's time starts once the table is back
             return self._settle_unchanged(time, reading, restored=True)
         # Tiles an illegal play put down go back to the rack when the table is restored: not lost.
@@ -372,13 +415,32 @@ class TurnTracker:
             return [WatchEvent(DISTURBED, time, {"reason": "tiles hidden", "lost": lost})]
         started = self._turn_started if self._turn_started is not None else settled_at
         settled = self._settle_unchanged(time, reading, changed=True, keep_reading=False)
-        turn = self._judge(time, before=before, after=after, before_reading=self.reading,
-                           after_reading=reading, settled_at=settled_at, started=started, drew=False)
+        last = self._last_turn
+        if last is not None and side == last.side and self.settings.amend_same_side:
+            turn = self._judge(time, before=last.before, after=after, before_reading=last.before_reading,
+                               after_reading=reading, settled_at=settled_at, started=last.started,
+                               drew=False, amends=last)
+        else:
+            turn = self._judge(time, before=before, after=after, before_reading=self.reading,
+                               after_reading=reading, settled_at=settled_at, started=started, drew=False,
+                               side=side)
         self.reading = reading
         return settled + [turn]
 
+    def _hand_side(self) -> int | None:
+        """The edge (index into :data:`.motion.SIDES`) the hands of this disturbance came in
+        from, or None when no edge clearly stands out (an arm that never crossed the edge, two
+        players reaching at once)."""
+        order = np.argsort(-self._edges)
+        best, second = self._edges[order[0]], self._edges[order[1]]
+        if best < MIN_EDGE_PIXELS or best < EDGE_MARGIN * second:
+            return None
+        return int(order[0])
+
     def _settle_unchanged(self, time: float, reading: Reading, *, first: bool = False, restored: bool = False,
                           changed: bool = False, keep_reading: bool = True) -> list[WatchEvent]:
+        if not changed and self._last_turn is not None and self._hand_side() not in (None, self._last_turn.side):
+            self._last_turn = None  # another player's hand came and went: the turn before stands
         self.state = STEADY
         self.window.clear()
         self._hidden_reported = False
@@ -396,24 +458,41 @@ class TurnTracker:
     # --- judging -----------------------------------------------------------------------------
 
     def _judge(self, time: float, *, before: Table, after: Table, before_reading: Reading,
-               after_reading: Reading, settled_at: float, started: float, drew: bool) -> WatchEvent:
-        player = self.next_player
+               after_reading: Reading, settled_at: float, started: float, drew: bool,
+               side: int | None = None, amends: _LastTurn | None = None) -> WatchEvent:
+        """Judge one turn; ``amends``: the turn just judged, which this change of the same
+        player's replaces (same number, same table before, same start; the seat stays)."""
+        player = self.next_player if amends is None else amends.player
+        if amends is not None:
+            # Judged as if the first part had never been: who had opened, what an illegal first
+            # part would have had put back.
+            self._opened.discard(player)
+            if amends.opened:
+                self._opened.add(player)
+            self._restore_to = amends.restore_to
         seconds = round(max(0.0, settled_at - started), 1)
         spots = _spots(before_reading, Side.BEFORE) + ([] if drew else _spots(after_reading, Side.AFTER))
+        number = self.turns + 1 if amends is None else amends.number
+        first_hand = self._first_hand if amends is None else amends.first_hand
+        opened_before = self.has_opened(player)
+        restore_before = self._restore_to
         data = {
-            "number": self.turns + 1,
+            "number": number,
             "player": player,
             "before": [[str(t) for t in s] for s in before],
             "after": [[str(t) for t in s] for s in after],
             "seconds": seconds,
             "started": round(started, 3),
-            "first_hand": None if self._first_hand is None else round(self._first_hand, 3),
+            "first_hand": None if first_hand is None else round(first_hand, 3),
             "settled_at": round(settled_at, 3),
             "drew": drew,
-            "opened": self.has_opened(player),
+            "opened": opened_before,
         }
+        if amends is not None:
+            data["amends"] = amends.number
+        judged = False
         try:
-            verdict = judge_turn(before, after, opened=self.has_opened(player), rules=self.rules,
+            verdict = judge_turn(before, after, opened=opened_before, rules=self.rules,
                                  seconds=seconds, drew=drew, uncertain=spots)
         except RummiError as error:
             # The reading is not a possible table (more tiles than the box holds): a misread,
@@ -431,8 +510,16 @@ class TurnTracker:
                 self._opened.add(player)
             restore = verdict.status is Status.ILLEGAL and verdict.consequence.restore_table
             self._restore_to = [list(s) for s in before] if restore else None
-        self.turns += 1
-        self._seat += 1
+            judged = True
+        if amends is None:
+            self.turns += 1
+            self._seat += 1
+        self._last_turn = None
+        if judged and not drew and (side is not None or amends is not None):
+            self._last_turn = _LastTurn(
+                number=number, player=player, side=amends.side if amends is not None else side,
+                before=before, before_reading=before_reading, started=started, first_hand=first_hand,
+                opened=opened_before, restore_to=restore_before)
         self._turn_started = settled_at if not drew else time
         self._first_hand = None
         if self._on_turn is not None:
