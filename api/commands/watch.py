@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--paced", action="store_true", help="play a video file at its own speed, as a camera")
     parser.add_argument("--settle", type=float, default=None, metavar="SECONDS",
                         help="how long the table must stay still before a reading counts (default 0.5)")
+    parser.add_argument("--no-amend", action="store_true",
+                        help="every settled change is a turn of its own (where two players in a row sit on one "
+                        "side of the table); by default a change by the same hand after a pause amends the turn")
     parser.add_argument("--models", type=Path, default=None, help="folder with tile-finder/ and tile-reader/")
     parser.set_defaults(func=handle)
 
@@ -76,7 +79,8 @@ def _watch(args: argparse.Namespace, source: Any, players: tuple[str, ...], rule
     from rummi.vision.watch.drawing import WatchVideo
 
     scanner = Scanner.load(args.models)
-    settings = WatchSettings() if args.settle is None else WatchSettings(settle_seconds=args.settle)
+    settings = WatchSettings(amend_same_side=not args.no_amend,
+                             **({} if args.settle is None else {"settle_seconds": args.settle}))
     tracker = TurnTracker(
         scanner, players, rules, opened=opened, first_player=first,
         settings=settings, on_turn=record.add if record is not None else None, clock=time.perf_counter,
@@ -106,7 +110,7 @@ def _watch(args: argparse.Namespace, source: Any, players: tuple[str, ...], rule
                         events += _draw(tracker, frame.time)
                 events += tracker.process(frame.image, frame.time)
                 for event in events:
-                    turns += event.is_turn
+                    turns += event.is_turn and "amends" not in event.data  # an amended turn is the same turn
                     _show(event, args.json)
                 if video is not None:
                     video.write(frame.image, tracker, frame.time)
@@ -161,7 +165,7 @@ def describe_event(data: dict[str, Any]) -> str | None:
     if kind == "disturbed":
         return at + f"tiles hidden ({data['lost']} tiles out of sight): waiting" if data["reason"] == "tiles hidden" else None
     verdict = data.get("verdict")
-    head = at + f"turn {data['number']}, {data['player']}"
+    head = at + f"turn {data['number']}, {data['player']}" + (" (went on: amended)" if "amends" in data else "")
     if data.get("drew"):
         head += f" drew ({data['seconds']:g} s)"
     else:
@@ -218,9 +222,14 @@ class _GameRecorder:
             return  # a reading the referee could not use: nothing to record
         before = parse_sets(" | ".join(" ".join(s) for s in data["before"]), self.game.edition)
         after = parse_sets(" | ".join(" ".join(s) for s in data["after"]), self.game.edition)
-        turn = self.game.play(data["player"], before, after, drew=1 if data["drew"] else 0,
-                              seconds=data["seconds"], uncertain=event.spots)
-        self.store.add_turn(self.game_id, turn)
+        if "amends" in data:  # the same player went on after a pause: the last turn, judged again
+            self.game.turns.pop()
+            turn = self.game.play(data["player"], before, after, seconds=data["seconds"], uncertain=event.spots)
+            self.store.replace_last_turn(self.game_id, turn)
+        else:
+            turn = self.game.play(data["player"], before, after, drew=1 if data["drew"] else 0,
+                                  seconds=data["seconds"], uncertain=event.spots)
+            self.store.add_turn(self.game_id, turn)
         data["recorded"] = True
 
     def close(self) -> None:

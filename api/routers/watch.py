@@ -149,10 +149,14 @@ async def start(body: WatchCreate, request: Request, inference: InferenceDep, ga
             return
         try:
             before, after = tables_of(data, edition)
-            # The tracker owns the order: it saw every change, also one it could not judge (and
-            # so did not record); the game's own order check would refuse every turn after it.
-            games.play(game_id, after, player=data["player"], before=before, drew=1 if data["drew"] else 0,
-                       seconds=data["seconds"], uncertain=event.spots, check_order=False)
+            if "amends" in data:  # the same player went on after a pause: one turn, judged again
+                games.amend_last(game_id, data["amends"], after, player=data["player"], before=before,
+                                 seconds=data["seconds"], uncertain=event.spots)
+            else:
+                # The tracker owns the order: it saw every change, also one it could not judge
+                # (and so did not record); the game's own order check would refuse every turn after it.
+                games.play(game_id, after, player=data["player"], before=before, drew=1 if data["drew"] else 0,
+                           seconds=data["seconds"], uncertain=event.spots, check_order=False)
             data["recorded"] = True
         except (RummiError, StorageError, GameConflictError) as error:
             log.warning("watch: turn not recorded in game %s: %s", game_id, error)

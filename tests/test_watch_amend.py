@@ -1,0 +1,69 @@
+"""A watched turn amended in the game's record, on SQLite and PostgreSQL.
+
+A player who pauses mid-turn and goes on makes one turn (vision/watch/tracker.py): the record
+gets the first part as the game's last turn, then that turn judged again on the whole change
+in its place (GameRecords.amend_last, GameStore.replace_last_turn). Only the last turn of a
+game still being played can change.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rummi.api.errors import GameConflictError
+from rummi.api.game_records import GameRecords
+from rummi.api.storage import GameStore, StorageError
+from rummi.engine.game import Game
+from rummi.engine.notation import parse_sets
+
+from tests.test_storage import postgres_url, url  # noqa: F401  (the two databases' fixtures)
+
+START = parse_sets("k3 k4 k5")
+HALFWAY = parse_sets("k3 k4 k5 | r10 r11")
+WHOLE = parse_sets("k3 k4 k5 | r10 r11 r12")
+
+
+def test_the_last_turn_is_judged_again_in_its_place(url: str) -> None:  # noqa: F811
+    records = GameRecords(GameStore.open(url))
+    try:
+        game_id = records.create(Game(players=("Ann", "Bob"), rules="pressman_us_2009")).game.id
+        _, first, _ = records.play(game_id, HALFWAY, player="Ann", before=START, seconds=12.0, check_order=False)
+        assert first.number == 1 and first.verdict["status"] == "illegal"  # r10 r11 alone is no set
+        _, amended = records.amend_last(game_id, 1, WHOLE, player="Ann", before=START, seconds=20.5)
+        assert amended.number == 1 and amended.verdict["status"] == "legal" and amended.opens
+        stored = records.load(game_id)
+        assert [(t.number, t.player, t.seconds) for t in stored.turns] == [(1, "Ann", 20.5)]
+        assert stored.turns[0].after == amended.after and stored.next_player == "Bob"
+        assert stored.has_opened("Ann")
+        # the game goes on from the amended turn
+        _, second, _ = records.play(game_id, WHOLE, player="Bob", before=WHOLE, drew=1, seconds=4.0)
+        assert second.number == 2 and [t.player for t in records.load(game_id).turns] == ["Ann", "Bob"]
+        # only the last turn, by its player, can be amended
+        with pytest.raises(GameConflictError, match="turn 1 by Ann is not the game's last"):
+            records.amend_last(game_id, 1, WHOLE, player="Ann", before=START)
+        with pytest.raises(GameConflictError, match="turn 2 by Ann is not the game's last"):
+            records.amend_last(game_id, 2, WHOLE, player="Ann", before=WHOLE)
+    finally:
+        records.close()
+
+
+def test_the_store_replaces_only_the_last_turn_of_a_game_in_play(url: str) -> None:  # noqa: F811
+    game = Game(players=("Ann", "Bob"), rules="pressman_us_2009")
+    first = game.play("Ann", START, HALFWAY)
+    with GameStore.open(url) as store:
+        game_id = store.create(Game(players=game.players, rules=game.preset))
+        store.add_turn(game_id, first)
+        game.turns.pop()
+        again = game.play("Ann", START, WHOLE)
+        store.replace_last_turn(game_id, again)
+        assert [t.after for t in store.load(game_id).turns] == [again.after]
+        later = game.play("Bob", WHOLE, WHOLE, drew=1)
+        with pytest.raises(StorageError, match="last turn is number 1, not 2"):
+            store.replace_last_turn(game_id, later)
+        with pytest.raises(StorageError, match="no game 999"):
+            store.replace_last_turn(999, again)
+        store.add_turn(game_id, later)
+        game.finish({"Ann": [], "Bob": []}, winner="Ann")
+        store.finish(game_id, game)
+        with pytest.raises(StorageError, match="is over"):
+            store.replace_last_turn(game_id, later)
+        assert len(store.load(game_id).turns) == 2
