@@ -146,6 +146,11 @@ async def start(body: WatchCreate, request: Request, inference: InferenceDep, ga
     def record(game_id: int, event: Any) -> None:
         data = event.data
         if "verdict" not in data:
+            # A reading no table can be (more of a tile than the box holds): there is no turn
+            # the game's referee could judge, so nothing to store; the page says so, and the
+            # referee records the turn by hand once the table is checked (docs/watch.md).
+            data["recorded"] = False
+            data["record_error"] = "the camera's reading of this turn cannot be judged; check the table"
             return
         try:
             before, after = tables_of(data, edition)

@@ -482,6 +482,7 @@ function showWatch(out) {
   $("#ref-auto-state").textContent = out.state === "settled" ? `Settled: ${tiles} tiles read, the table is still.` : long;
   $("#ref-auto-state").dataset.state = out.state;
   $("#turn-state").textContent = short;
+  page.watchedTable(out.table);
   const g = game(), t = turn();
   if (!g) return;
   if (out.turn_started === null) {
@@ -511,11 +512,16 @@ function watchedTurn(event, out) {
   const verdict = event.verdict || { status: "uncertain", played: [], violations: [], opens: false, consequence: null };
   const consequence = verdict.consequence || {};
   const left = consequence.restore_table ? event.before : event.after;
+  const g = game();
+  if (event.amends && g.turns.length && g.turns[g.turns.length - 1].number === event.amends) {
+    // The player went on after a pause: the turn shown at the pause is replaced, not added to.
+    g.turns.pop();
+    if (!event.opened) delete g.opened[event.player];
+  }
   match.recordTurn({
     game: { next_player: out.next_player, table: left },
     turn: { number: event.number, player: event.player, seconds: event.seconds, drew: event.drew, verdict },
   });
-  const g = game();
   if (unsure) g.turns[g.turns.length - 1].why = checkText(event);
   match.save();
   const played = verdict.played || [];
@@ -523,7 +529,7 @@ function watchedTurn(event, out) {
   const title = unsure ? checkText(event) : verdict.status.toUpperCase();
   const box = $("#verdict");
   box.replaceChildren(el("p", { class: `verdict ${unsure ? "unsure" : verdict.status === "legal" ? "ok" : "bad"}` },
-    `Turn ${event.number}, ${event.player}: ${title}`));
+    `Turn ${event.number}, ${event.player}${event.amends ? " (went on after a pause)" : ""}: ${title}`));
   box.append(el("p", {}, event.drew ? "Drew a tile" : "Played: ", played.length ? tilesText(played.join(" ")) : event.drew ? "" : "nothing",
     ` · ${event.seconds} s`));
   if (unsure) {
