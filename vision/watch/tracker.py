@@ -69,10 +69,13 @@ SAME_SPOT = 0.4
 #: a tile that is gone.
 UNCHANGED_DIFFERENCE = 0.04
 
-#: The edge an arm came in from is the one with the most moving pixels along it over the
-#: disturbance, when that is at least this many thumbnail pixels...
-MIN_EDGE_PIXELS = 20
-#: ...and this many times the next edge's (else the side is unknown, and nothing is amended).
+#: The first few moving frames after the table settled each vote for the edge with the most
+#: moving pixels along it (at least this many thumbnail pixels): an arm coming in crosses its
+#: player's edge first; only later may its fingers reach the far edge, or a tile be laid by one.
+MIN_EDGE_PIXELS = 5
+EDGE_VOTES = 3
+#: The arm came in from the edge with the most votes, when it has at least two and this many
+#: times the next edge's (else the side is unknown: nothing is amended).
 EDGE_MARGIN = 2.0
 
 STARTING, STEADY, MOVING, SETTLING = "starting", "settled", "disturbed", "settling"
@@ -210,7 +213,7 @@ class TurnTracker:
         self._turn_started: float | None = None
         self._first_hand: float | None = None
         self._restore_to: Table | None = None
-        self._edges = np.zeros(len(SIDES))  # moving pixels along each edge since the table settled
+        self._edges = np.zeros(len(SIDES))  # each edge's votes (first moving frames) since the table settled
         self._last_turn: _LastTurn | None = None  # the turn a change by the same hand amends
 
     # --- what the caller asks ------------------------------------------------------------------
@@ -288,10 +291,8 @@ class TurnTracker:
     # --- the states --------------------------------------------------------------------------
 
     def _moving(self, motion: FrameMotion, time: float) -> list[WatchEvent]:
-        if self.state == STEADY:
-            self._edges[:] = 0  # a new disturbance: whose hand is it?
-        if not motion.camera:
-            self._edges += motion.edges
+        if not motion.camera and max(motion.edges) >= MIN_EDGE_PIXELS and self._edges.sum() < EDGE_VOTES:
+            self._edges[int(np.argmax(motion.edges))] += 1
         if self.state == SETTLING and self.window.scans:
             # A shake, a flicker or a hand passing: the scans so far stay, unless the table
             # turns out changed when it is still again (see _resume).
@@ -433,7 +434,7 @@ class TurnTracker:
         players reaching at once)."""
         order = np.argsort(-self._edges)
         best, second = self._edges[order[0]], self._edges[order[1]]
-        if best < MIN_EDGE_PIXELS or best < EDGE_MARGIN * second:
+        if best < 2 or best < EDGE_MARGIN * second:
             return None
         return int(order[0])
 
@@ -441,6 +442,7 @@ class TurnTracker:
                           changed: bool = False, keep_reading: bool = True) -> list[WatchEvent]:
         if not changed and self._last_turn is not None and self._hand_side() not in (None, self._last_turn.side):
             self._last_turn = None  # another player's hand came and went: the turn before stands
+        self._edges[:] = 0  # the hands seen from here on are the next change's
         self.state = STEADY
         self.window.clear()
         self._hidden_reported = False
@@ -490,6 +492,8 @@ class TurnTracker:
         }
         if amends is not None:
             data["amends"] = amends.number
+        hand = amends.side if amends is not None else side
+        data["hand_side"] = None if hand is None else SIDES[hand]
         judged = False
         try:
             verdict = judge_turn(before, after, opened=opened_before, rules=self.rules,
