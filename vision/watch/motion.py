@@ -12,9 +12,9 @@ pixel alike, and that cancels out), and compared twice:
   tile's area; a hand that passed and left changes nothing.
 
 Which of the nine regions of the frame moved tells a bumped camera (all of them at once) from a
-hand; where the moving pixels touch the frame's edges tells the side the arm comes in from (a
-player reaches over the table from their own seat), so the tracker can tell the same player's
-hand from the next player's.
+hand; which edge of the frame an arm lies across tells the side it comes in from (a player
+reaches over the table from their own seat), so the tracker can tell the same player's hand
+from the next player's.
 
     >>> import numpy as np
     >>> gauge = MotionGauge()
@@ -60,8 +60,9 @@ class FrameMotion:
 
     ``motion``: share of pixels that differ from the previous frame. ``changed``: pixels that
     differ from the reference (0 when there is none yet). ``camera``: the motion covered the
-    whole frame, as when the camera is bumped. ``edges``: moving pixels in the strip along
-    each edge of the frame (:data:`SIDES`): an arm reaching in crosses its player's edge.
+    whole frame, as when the camera is bumped. ``edges``: pixels that differ from the
+    reference in the strip along each edge of the frame (:data:`SIDES`): an arm over the table
+    lies across its player's edge for as long as it is in (0 with no reference yet).
     """
 
     motion: float
@@ -105,14 +106,16 @@ class MotionGauge:
         raw, thumb = self._thumbnails(frame_bgr)
         self._previous, self._current = self._current, thumb
         self._raw = raw
-        motion, camera, edges = 0.0, False, (0, 0, 0, 0)
+        motion, camera = 0.0, False
         if self._previous is not None and self._previous.shape == thumb.shape:
             moved = np.abs(thumb - self._previous) > self.pixel_step
             motion = float(moved.mean())
             camera = _regions_moving(moved) >= CAMERA_REGIONS
-            edges = _edge_motion(moved)
         self._aligned, self._shift = self._align(self._reference, self._raw_reference)
         scanned, _ = self._align(self._scanned, self._raw_scanned)
+        edges = (0, 0, 0, 0)
+        if self._aligned is not None and self._aligned.shape == thumb.shape:
+            edges = _edge_counts(np.abs(thumb - self._aligned) > self.pixel_step)
         return FrameMotion(motion=motion, changed=self._differing(self._aligned), camera=camera,
                            changed_since_scan=self._differing(scanned), edges=edges)
 
@@ -188,8 +191,8 @@ def _regions_moving(moved: np.ndarray) -> int:
     return count
 
 
-def _edge_motion(moved: np.ndarray) -> tuple[int, int, int, int]:
-    """Moving pixels along the bottom, right, top and left edges (:data:`SIDES`)."""
-    depth = max(1, round(min(moved.shape) * EDGE_DEPTH))
-    return (int(moved[-depth:].sum()), int(moved[:, -depth:].sum()),
-            int(moved[:depth].sum()), int(moved[:, :depth].sum()))
+def _edge_counts(differs: np.ndarray) -> tuple[int, int, int, int]:
+    """Pixels set in ``differs`` along the bottom, right, top and left edges (:data:`SIDES`)."""
+    depth = max(1, round(min(differs.shape) * EDGE_DEPTH))
+    return (int(differs[-depth:].sum()), int(differs[:, -depth:].sum()),
+            int(differs[:depth].sum()), int(differs[:, :depth].sum()))

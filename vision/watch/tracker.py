@@ -69,13 +69,12 @@ SAME_SPOT = 0.4
 #: a tile that is gone.
 UNCHANGED_DIFFERENCE = 0.04
 
-#: The first few moving frames after the table settled each vote for the edge with the most
-#: moving pixels along it (at least this many thumbnail pixels): an arm coming in crosses its
-#: player's edge first; only later may its fingers reach the far edge, or a tile be laid by one.
-MIN_EDGE_PIXELS = 5
-EDGE_VOTES = 3
-#: The arm came in from the edge with the most votes, when it has at least two and this many
-#: times the next edge's (else the side is unknown: nothing is amended).
+#: The side an arm came in from: over the moving frames since the table settled, the edge of
+#: the picture with the most pixels unlike the settled table along it (the arm lies across its
+#: player's edge in every frame it is in; fingers that reach near another edge, a frame or
+#: two), when that is at least this many thumbnail pixels...
+MIN_EDGE_PIXELS = 20
+#: ...and this many times the next edge's (else the side is unknown, and nothing is amended).
 EDGE_MARGIN = 2.0
 
 STARTING, STEADY, MOVING, SETTLING = "starting", "settled", "disturbed", "settling"
@@ -213,7 +212,7 @@ class TurnTracker:
         self._turn_started: float | None = None
         self._first_hand: float | None = None
         self._restore_to: Table | None = None
-        self._edges = np.zeros(len(SIDES))  # each edge's votes (first moving frames) since the table settled
+        self._edges = np.zeros(len(SIDES))  # pixels unlike the settled table along each edge, moving frames
         self._last_turn: _LastTurn | None = None  # the turn a change by the same hand amends
 
     # --- what the caller asks ------------------------------------------------------------------
@@ -291,8 +290,8 @@ class TurnTracker:
     # --- the states --------------------------------------------------------------------------
 
     def _moving(self, motion: FrameMotion, time: float) -> list[WatchEvent]:
-        if not motion.camera and max(motion.edges) >= MIN_EDGE_PIXELS and self._edges.sum() < EDGE_VOTES:
-            self._edges[int(np.argmax(motion.edges))] += 1
+        if not motion.camera:
+            self._edges += motion.edges
         if self.state == SETTLING and self.window.scans:
             # A shake, a flicker or a hand passing: the scans so far stay, unless the table
             # turns out changed when it is still again (see _resume).
@@ -434,7 +433,7 @@ class TurnTracker:
         players reaching at once)."""
         order = np.argsort(-self._edges)
         best, second = self._edges[order[0]], self._edges[order[1]]
-        if best < 2 or best < EDGE_MARGIN * second:
+        if best < MIN_EDGE_PIXELS or best < EDGE_MARGIN * second:
             return None
         return int(order[0])
 
