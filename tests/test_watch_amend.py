@@ -67,3 +67,27 @@ def test_the_store_replaces_only_the_last_turn_of_a_game_in_play(url: str) -> No
         with pytest.raises(StorageError, match="is over"):
             store.replace_last_turn(game_id, later)
         assert len(store.load(game_id).turns) == 2
+
+
+def test_rummi_watch_game_records_an_amended_turn_in_place(tmp_path) -> None:
+    """`rummi watch --game`'s recorder: the first part appended, the amended turn in its place."""
+    from rummi.api.commands.watch import _GameRecorder
+    from rummi.vision.watch import WatchEvent
+
+    database = f"sqlite:///{tmp_path / 'games.db'}"
+    with GameStore.open(database) as store:
+        game_id = store.create(Game(players=("Ann", "Bob"), rules="pressman_us_2009"))
+    recorder = _GameRecorder(GameStore.open(database), game_id)
+    try:
+        tables = lambda sets: [[str(t) for t in s] for s in sets]  # noqa: E731
+        part = {"number": 1, "player": "Ann", "before": tables(START), "after": tables(HALFWAY),
+                "seconds": 6.0, "drew": False, "verdict": {"status": "illegal"}}
+        recorder.add(WatchEvent("turn", 7.0, part))
+        whole = {**part, "after": tables(WHOLE), "seconds": 11.0, "amends": 1, "verdict": {"status": "legal"}}
+        recorder.add(WatchEvent("turn", 12.0, whole))
+        assert part["recorded"] and whole["recorded"]
+    finally:
+        recorder.close()
+    with GameStore.open(database) as store:
+        turns = store.load(game_id).turns
+    assert [(t.number, t.player, t.seconds, t.verdict["status"]) for t in turns] == [(1, "Ann", 11.0, "legal")]
