@@ -60,7 +60,7 @@ class FrameMotion:
 
     ``motion``: share of pixels that differ from the previous frame. ``changed``: pixels that
     differ from the reference (0 when there is none yet). ``camera``: the motion covered the
-    whole frame, as when the camera is bumped. ``edges``: pixels that differ from the
+    whole frame, as when the camera is bumped. ``edges``: pixels whose colour differs from the
     reference in the strip along each edge of the frame (:data:`SIDES`): an arm over the table
     lies across its player's edge for as long as it is in (0 with no reference yet).
     """
@@ -87,6 +87,8 @@ class MotionGauge:
         self._raw_reference: np.ndarray | None = None
         self._raw_scanned: np.ndarray | None = None
         self._window: np.ndarray | None = None
+        self._colour: np.ndarray | None = None
+        self._colour_reference: np.ndarray | None = None
         self._shift = np.zeros(2)
         self._frame_width = 1
 
@@ -103,7 +105,7 @@ class MotionGauge:
         return self._current.shape[1] / self._frame_width
 
     def measure(self, frame_bgr: np.ndarray) -> FrameMotion:
-        raw, thumb = self._thumbnails(frame_bgr)
+        raw, thumb, self._colour = self._thumbnails(frame_bgr)
         self._previous, self._current = self._current, thumb
         self._raw = raw
         motion, camera = 0.0, False
@@ -114,14 +116,17 @@ class MotionGauge:
         self._aligned, self._shift = self._align(self._reference, self._raw_reference)
         scanned, _ = self._align(self._scanned, self._raw_scanned)
         edges = (0, 0, 0, 0)
-        if self._aligned is not None and self._aligned.shape == thumb.shape:
-            edges = _edge_counts(np.abs(thumb - self._aligned) > self.pixel_step)
+        reference = self._colour_reference
+        if reference is not None and reference.shape == self._colour.shape:
+            # In colour: a dark sleeve on a dark table is as grey as the table, not as blue.
+            edges = _edge_counts(np.abs(self._colour - reference).max(axis=2) > self.pixel_step)
         return FrameMotion(motion=motion, changed=self._differing(self._aligned), camera=camera,
                            changed_since_scan=self._differing(scanned), edges=edges)
 
     def keep_as_reference(self) -> None:
         """The last measured frame shows the table as it now stands."""
         self._reference, self._raw_reference = self._current, self._raw
+        self._colour_reference = self._colour
 
     def keep_as_scanned(self) -> None:
         """The last measured frame was scanned: later frames tell whether the table changed since."""
@@ -169,15 +174,17 @@ class MotionGauge:
         local = cv2.blur(np.abs(self._current - other), (AREA_SIDE, AREA_SIDE))
         return int((local > AREA_STEP).sum())
 
-    def _thumbnails(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The sharp thumbnail (to measure a shift) and the softened one (to compare pixels)."""
+    def _thumbnails(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The sharp thumbnail (to measure a shift), the softened one (to compare pixels) and a
+        colour one (to see an arm along the edges), each divided by the frame's mean brightness."""
         height, width = frame_bgr.shape[:2]
         self._frame_width = width
         size = (self.thumb_width, max(2, round(self.thumb_width * height / width)))
-        grey = cv2.cvtColor(cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-        raw = grey.astype(np.float32)
-        raw /= max(float(raw.mean()), 1.0)
-        return raw, cv2.GaussianBlur(raw, (0, 0), 1.0)
+        small = cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA)
+        raw = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        mean = max(float(raw.mean()), 1.0)
+        raw /= mean
+        return raw, cv2.GaussianBlur(raw, (0, 0), 1.0), small.astype(np.float32) / mean
 
 
 def _regions_moving(moved: np.ndarray) -> int:
