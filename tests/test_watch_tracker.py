@@ -263,6 +263,21 @@ def test_the_gauge_ignores_light_and_sees_a_tile():
     assert moved.motion > 0.003 and moved.changed > 20
 
 
+def test_the_gauge_sees_a_dark_sleeve_cross_its_edge():
+    # a dark blue sleeve over a dark brown table is nearly as grey as the table: only its colour
+    # shows which edge the arm comes in from (the hand's side, for a pause mid-turn)
+    from rummi.vision.watch.motion import SIDES
+
+    gauge = MotionGauge()
+    table = np.full((360, 640, 3), (40, 60, 90), np.uint8)
+    gauge.measure(table)
+    gauge.keep_as_reference()
+    arm = table.copy()
+    arm[150:210, 400:] = (90, 60, 40)
+    edges = dict(zip(SIDES, gauge.measure(arm).edges))
+    assert edges["right"] > 20 and edges["bottom"] == edges["top"] == edges["left"] == 0
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
