@@ -195,7 +195,7 @@ def amended_turn(at: float) -> dict:
     return {"event": "turn", "time": at, "number": 1, "amends": 1, "player": "Ann",
             "before": [[str(t) for t in s] for s in before], "after": [[str(t) for t in s] for s in after],
             "played": [str(t) for t in verdict.played], "seconds": 9.0, "started": 0.0, "first_hand": None,
-            "settled_at": at, "drew": False, "opened": True, "verdict": verdict.to_dict()}
+            "settled_at": at, "drew": False, "opened": True, "verdict": verdict.to_dict(), "game_turn": 4}
 
 
 def uncertain_turn(at: float) -> dict:
@@ -214,7 +214,8 @@ def uncertain_turn(at: float) -> dict:
     return {"event": "uncertain", "time": at, "number": 1, "player": "Ann",
             "before": [[str(t) for t in s] for s in before], "after": [[str(t) for t in s] for s in after],
             "played": [str(t) for t in verdict.played], "seconds": 4.2, "started": 0.0, "first_hand": None,
-            "settled_at": at, "drew": False, "opened": True, "verdict": verdict.to_dict(), "depends_on": depends_on}
+            "settled_at": at, "drew": False, "opened": True, "verdict": verdict.to_dict(), "depends_on": depends_on,
+            "game_turn": 4}
 
 
 def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, guarded, film) -> None:
@@ -252,7 +253,9 @@ def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, g
         page.locator("#ref-auto").check()
         page.wait_for_function("document.querySelectorAll('#turns li').length === 1", timeout=60_000)
         verdict = page.locator("#verdict").inner_text()
-        assert "Turn 1, Ann: not sure, check tiles o7 (or r4, r7, J)" in verdict, verdict
+        # The session's turn 1 is the game's turn 4 (three were recorded before watching began):
+        # the page shows the game's number and replaces that turn when the tracker amends its 1.
+        assert "Turn 4, Ann: not sure, check tiles o7 (or r4, r7, J)" in verdict, verdict
         assert "ILLEGAL" not in verdict.upper().replace("NOT SURE", "") and "Penalty" not in verdict, verdict
         listed = page.locator("#turns li").first.inner_text()
         assert listed.startswith("Ann: not sure") and "check tiles o7" in listed, listed
@@ -263,5 +266,5 @@ def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, g
         page.wait_for_function("document.querySelector('#verdict').textContent.includes('after a pause')", timeout=30_000)
         assert page.locator("#turns li").count() == 1
         assert page.locator("#turns li").first.inner_text().startswith("Ann: legal")
-        assert "Turn 1, Ann (went on after a pause): LEGAL" in page.locator("#verdict").inner_text()
+        assert "Turn 4, Ann (went on after a pause): LEGAL" in page.locator("#verdict").inner_text()
         page.locator("#ref-auto-stop").click()

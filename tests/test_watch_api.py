@@ -124,6 +124,26 @@ def test_a_turn_amended_after_a_pause_is_one_turn_in_the_stored_game(api_server,
 
 
 @pytest.mark.slow
+def test_a_turn_amended_in_a_game_that_already_has_turns_replaces_the_right_one(api_server, frames):
+    """The session numbers its turns from 1, the game had one already: the amend replaces the
+    game's turn 2 (the one this session recorded), and the first part is not left behind."""
+    with api_server.client() as client:
+        game = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()
+        drew = client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "", "drew": 1})
+        assert drew.status_code == 200, drew.text
+        created = client.post("/api/v1/watch", json={"game": game["id"]})
+        assert created.json()["next_player"] == "Bob"
+        events, _ = _play(client, created.json()["session"], frames, pause=True)
+        turns = [e for e in events if e["event"] in ("turn", "uncertain") and "number" in e]
+        assert [(t["number"], t.get("amends"), t["recorded"], t.get("game_turn")) for t in turns] == [
+            (1, None, True, 2), (1, 1, True, 2)], turns
+        stored = client.get(f"/api/v1/games/{game['id']}").json()
+        assert [(t["number"], t["player"]) for t in stored["turns"]] == [(1, "Ann"), (2, "Bob")]
+        assert sorted(stored["turns"][1]["verdict"]["played"]) == ["r11", "r12", "r13"]
+        assert stored["turns"][1]["verdict"] == turns[1]["verdict"] and stored["next_player"] == "Ann"
+
+
+@pytest.mark.slow
 def test_the_tracker_keeps_recording_when_the_games_order_has_moved_on(api_server, frames):
     """A game enforces its order by default; the tracker owns the order of what it watches (it saw
     every change, also one it could not judge and so did not record), so its turn is recorded

@@ -143,6 +143,12 @@ async def start(body: WatchCreate, request: Request, inference: InferenceDep, ga
     edition = get_rules(rules).edition
     scanner = await inference.scan(inference.scanner.get)  # loads the models on first use
 
+    # The tracker numbers its turns from 1 for this session and counts a reading it could not
+    # judge (never stored); the game numbers every turn it holds (some recorded by hand, or by
+    # an earlier session). Each tracker turn this session recorded maps to the game's number,
+    # and an amend replaces that turn only: never one this session did not record itself.
+    recorded_as: dict[int, int] = {}
+
     def record(game_id: int, event: Any) -> None:
         data = event.data
         if "verdict" not in data:
@@ -154,15 +160,20 @@ async def start(body: WatchCreate, request: Request, inference: InferenceDep, ga
             return
         try:
             before, after = tables_of(data, edition)
-            if "amends" in data:  # the same player went on after a pause: one turn, judged again
-                games.amend_last(game_id, data["amends"], after, player=data["player"], before=before,
-                                 seconds=data["seconds"], uncertain=event.spots)
+            amended = recorded_as.get(data["amends"]) if "amends" in data else None
+            if amended is not None:  # the same player went on after a pause: one turn, judged again
+                _, turn = games.amend_last(game_id, amended, after, player=data["player"], before=before,
+                                           seconds=data["seconds"], uncertain=event.spots)
             else:
-                # The tracker owns the order: it saw every change, also one it could not judge
-                # (and so did not record); the game's own order check would refuse every turn after it.
-                games.play(game_id, after, player=data["player"], before=before, drew=1 if data["drew"] else 0,
-                           seconds=data["seconds"], uncertain=event.spots, check_order=False)
+                # A new turn, or the whole of one whose first part was not recorded. The tracker
+                # owns the order: it saw every change, also one it could not judge (and so did
+                # not record); the game's own order check would refuse every turn after it.
+                _, turn, _ = games.play(game_id, after, player=data["player"], before=before,
+                                        drew=1 if data["drew"] else 0, seconds=data["seconds"],
+                                        uncertain=event.spots, check_order=False)
+            recorded_as[data["number"]] = turn.number
             data["recorded"] = True
+            data["game_turn"] = turn.number
         except (RummiError, StorageError, GameConflictError) as error:
             log.warning("watch: turn not recorded in game %s: %s", game_id, error)
             data["recorded"] = False

@@ -513,15 +513,22 @@ function watchedTurn(event, out) {
   const consequence = verdict.consequence || {};
   const left = consequence.restore_table ? event.before : event.after;
   const g = game();
-  if (event.amends && g.turns.length && g.turns[g.turns.length - 1].number === event.amends) {
+  // The tracker numbers the session's turns from 1; the game's list holds every turn of the
+  // game. Each watched turn keeps the session and the tracker's number it came as, so an amend
+  // replaces the very turn it amends (and only one this session showed), never another.
+  const last = g.turns[g.turns.length - 1];
+  const replaces = Boolean(event.amends && last && last.watched === event.amends && last.session === out.session);
+  if (replaces) {
     // The player went on after a pause: the turn shown at the pause is replaced, not added to.
     g.turns.pop();
     if (!event.opened) delete g.opened[event.player];
   }
+  const number = event.game_turn || (replaces ? last.number : g.turns.length + 1);
   match.recordTurn({
     game: { next_player: out.next_player, table: left },
-    turn: { number: event.number, player: event.player, seconds: event.seconds, drew: event.drew, verdict },
+    turn: { number, player: event.player, seconds: event.seconds, drew: event.drew, verdict },
   });
+  Object.assign(g.turns[g.turns.length - 1], { watched: event.number, session: out.session });
   if (unsure) g.turns[g.turns.length - 1].why = checkText(event);
   match.save();
   const played = verdict.played || [];
@@ -529,7 +536,7 @@ function watchedTurn(event, out) {
   const title = unsure ? checkText(event) : verdict.status.toUpperCase();
   const box = $("#verdict");
   box.replaceChildren(el("p", { class: `verdict ${unsure ? "unsure" : verdict.status === "legal" ? "ok" : "bad"}` },
-    `Turn ${event.number}, ${event.player}${event.amends ? " (went on after a pause)" : ""}: ${title}`));
+    `Turn ${number}, ${event.player}${event.amends ? " (went on after a pause)" : ""}: ${title}`));
   box.append(el("p", {}, event.drew ? "Drew a tile" : "Played: ", played.length ? tilesText(played.join(" ")) : event.drew ? "" : "nothing",
     ` · ${event.seconds} s`));
   if (unsure) {
@@ -546,7 +553,7 @@ function watchedTurn(event, out) {
     box.append(el("p", { class: "unsure-note" }, `Not in the game's record: ${event.record_error}`));
   }
   lastVerdict = null;
-  say(`Turn ${event.number}: ${event.player} ${what}, ${unsure ? checkText(event) : verdict.status} (${event.seconds} s).`, { error: event.recorded === false });
+  say(`Turn ${number}: ${event.player} ${what}, ${unsure ? checkText(event) : verdict.status} (${event.seconds} s).`, { error: event.recorded === false });
   showState();
 }
 
