@@ -119,6 +119,9 @@ class MotionGauge:
         reference = self._colour_reference
         if reference is not None and reference.shape == self._colour.shape:
             # In colour: a dark sleeve on a dark table is as grey as the table, not as blue.
+            # Moved with the view like the grey reference: after a knock the tracker follows,
+            # an unmoved reference differs along every edge the table's border runs by.
+            reference = _shifted(reference, self._shift)
             edges = _edge_counts(np.abs(self._colour - reference).max(axis=2) > self.pixel_step)
         return FrameMotion(motion=motion, changed=self._differing(self._aligned), camera=camera,
                            changed_since_scan=self._differing(scanned), edges=edges)
@@ -160,10 +163,8 @@ class MotionGauge:
         (dx, dy), response = cv2.phaseCorrelate(other_raw.copy(), self._raw.copy(), self._window)
         if response < MIN_ALIGNMENT or max(abs(dx), abs(dy)) > MAX_SHIFT or max(abs(dx), abs(dy)) < 0.1:
             return other, still
-        matrix = np.float32([[1, 0, dx], [0, 1, dy]])
-        height, width = other.shape
-        moved = cv2.warpAffine(other, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return moved, np.array([dx, dy])
+        shift = np.array([dx, dy])
+        return _shifted(other, shift), shift
 
     def _differing(self, other: np.ndarray | None) -> int:
         """Pixels whose neighbourhood (about half a tile) differs from ``other`` on average by
@@ -185,6 +186,15 @@ class MotionGauge:
         mean = max(float(raw.mean()), 1.0)
         raw /= mean
         return raw, cv2.GaussianBlur(raw, (0, 0), 1.0), small.astype(np.float32) / mean
+
+
+def _shifted(image: np.ndarray, shift: np.ndarray) -> np.ndarray:
+    """``image`` (grey or colour) moved by ``shift`` (x, y pixels); itself when there is none."""
+    if not shift.any():
+        return image
+    matrix = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    height, width = image.shape[:2]
+    return cv2.warpAffine(image, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _regions_moving(moved: np.ndarray) -> int:
