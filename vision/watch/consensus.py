@@ -8,7 +8,8 @@ frame smeared by a small shake); a tile seen now and then (a flicker) never coun
 vote weighed by the reader's confidence), and a tile read with low confidence, or surely read
 as something else in another scan, is marked uncertain: the referee then tries its other
 readings before it accuses anyone. One scan's unsure read of a tile the others read surely
-makes no doubt: a referee must not hedge over a glint in one frame.
+makes no doubt (a referee must not hedge over a glint in one frame); two contrary reads, sure
+or not, always do.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from rummi.vision.scanner import UNCERTAIN_BELOW, ScanResult
 
 #: Two detections are the same tile when their centres are closer than this, in tile widths.
 SAME_TILE = 0.5
+#: A tile read as something else this many times (sure or not) is uncertain whatever the
+#: confidence of the winning reads: one unsure contrary read is a glint, two are a doubt.
+CONTRARY_READS = 2
 
 
 @dataclass
@@ -162,16 +166,22 @@ class ReadingWindow:
             empty = TileDetections.empty()
             return Reading(found=empty, layout=lay_out(empty, "table"), uncertain=())
         labels, read_confidence, find_confidence = [], [], []
+        doubted: set[int] = set()
         for track in tracks:
             votes = [(tile, c, f) for n, tile, c, f in zip(track.seen, track.labels, track.confidence,
                                                      track.find_confidence) if n in scans]
             label = _winner([(tile, c) for tile, c, _ in votes])
             agree = [c for tile, c, _ in votes if tile == label]
-            # Only a sure reading of something else speaks against the winner: one frame's unsure
-            # read (a glint, a little blur) of a tile the other frames read surely is no doubt.
-            against = [c for tile, c, _ in votes if tile != label and c >= UNCERTAIN_BELOW]
+            against = [c for tile, c, _ in votes if tile != label]
+            if len(against) == 1 and against[0] < UNCERTAIN_BELOW:
+                # One frame's unsure read (a glint, a little blur) of a tile the other frames
+                # read surely is no doubt; a second one is: half the frames may be seeing the
+                # tile that makes the play legal, and a referee must not accuse over that.
+                against = []
             labels.append(label)
             read_confidence.append(float(np.mean(agree)) * len(agree) / (len(agree) + len(against)))
+            if len(against) >= CONTRARY_READS:
+                doubted.add(len(labels) - 1)
             find_confidence.append(float(np.mean([f for *_, f in votes])))
         found = TileDetections(
             corners=np.stack([t.corners for t in tracks]).astype(np.float32),
@@ -179,7 +189,7 @@ class ReadingWindow:
             labels=tuple(labels),
             read_confidence=np.asarray(read_confidence, np.float32),
         )
-        unsure = {int(i) for i in np.flatnonzero(found.confidence < UNCERTAIN_BELOW)}
+        unsure = {int(i) for i in np.flatnonzero(found.confidence < UNCERTAIN_BELOW)} | doubted
         if doubt:
             unsure |= {i for i, track in enumerate(tracks)
                        if _surely_read_otherwise(track, doubt, labels[i])}
