@@ -198,6 +198,13 @@ def amended_turn(at: float) -> dict:
             "settled_at": at, "drew": False, "opened": True, "verdict": verdict.to_dict(), "game_turn": 4}
 
 
+def unjudged_amend(at: float) -> dict:
+    """Ann went on after the pause and the tracker could not judge that reading: no verdict."""
+    event = {**amended_turn(at), "event": "uncertain", "reason": "the reading cannot be judged: too many tiles"}
+    del event["verdict"], event["played"], event["game_turn"]
+    return event
+
+
 def uncertain_turn(at: float) -> dict:
     """An `uncertain` event as the tracker reports one: Ann laid r5 r6 and a tile read o7 (unsure,
     could be r7); the engine's own verdict on it, with the tiles it hangs on."""
@@ -236,9 +243,9 @@ def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, g
             if response.status == 200 and body.get("state") == "settled" and not injected:
                 injected.append(uncertain_turn(body["time"]))
                 body["events"].append(injected[0])
-            elif amend and response.status == 200 and len(injected) == 1:
-                injected.append(amended_turn(body["time"]))
-                body["events"].append(injected[1])
+            elif response.status == 200 and 0 < len(injected) <= len(amend):
+                injected.append((unjudged_amend if len(injected) == 1 else amended_turn)(body["time"]))
+                body["events"].append(injected[-1])
             route.fulfill(response=response, json=body)
         except PlaywrightError:
             pass  # a frame still in flight when the test closes the page
@@ -261,9 +268,16 @@ def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, g
         assert listed.startswith("Ann: not sure") and "check tiles o7" in listed, listed
         assert "not sure, check tiles o7" in page.locator("#status-text").inner_text()
         assert len(refused) == 1  # the turn above came after the refused frame: watching went on
-        # Ann goes on after a pause: the tracker amends turn 1, and the page replaces it.
+        # Ann goes on after a pause, but that reading cannot be judged: her turn as listed stands.
         amend.append(True)
-        page.wait_for_function("document.querySelector('#verdict').textContent.includes('after a pause')", timeout=30_000)
+        page.wait_for_function("document.querySelector('#verdict').textContent.includes('check the table')", timeout=30_000)
+        assert page.locator("#turns li").count() == 1
+        listed = page.locator("#turns li").first.inner_text()
+        assert "check tiles o7" in listed and "played o7 r5 r6" in listed, listed  # the first part's turn
+        # Then the tracker amends turn 1 again, judged this time, and the page replaces it.
+        amend.append(True)
+        page.wait_for_function("document.querySelector('#verdict').textContent.includes('after a pause): LEGAL')",
+                               timeout=30_000)
         assert page.locator("#turns li").count() == 1
         assert page.locator("#turns li").first.inner_text().startswith("Ann: legal")
         assert "Turn 4, Ann (went on after a pause): LEGAL" in page.locator("#verdict").inner_text()

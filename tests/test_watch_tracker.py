@@ -128,6 +128,35 @@ def test_a_pause_mid_turn_amends_the_turn_and_the_next_players_hand_does_not(sca
     assert film.tracker.turns == 2 and film.tracker.next_player == "Cy"
 
 
+def test_an_amend_that_cannot_be_judged_leaves_the_first_part_standing(scanner, view, monkeypatch):
+    # Ann opens with r11 r12 r13, pauses, then adds o1 o2 o3; the second reading cannot be judged
+    # (a reading no box holds: the referee's ImpossibleStateError, forced here because a video
+    # of over 106 tiles is no test). Her first part stands: she has opened, the seat moved on.
+    from rummi.engine.errors import ImpossibleStateError
+    from rummi.vision.watch import tracker as tracker_module
+
+    real_judge = tracker_module.judge_turn
+
+    def judge(before, after, **options):
+        if any("o3" in map(str, s) for s in after):
+            raise ImpossibleStateError("the table after the turn holds 107 tiles; the box has 106")
+        return real_judge(before, after, **options)
+
+    monkeypatch.setattr(tracker_module, "judge_turn", judge)
+    opening = {**START, 5: ("r11", "r12", "r13")}
+    whole = {**opening, 2: ("o1", "o2", "o3")}
+    film = Film(TurnTracker(scanner, ("Ann", "Bob"), "pressman_us_2009"), view)
+    film.still(START, 2.0)
+    film.hand(START, opening, target=(430.0, 120.0))
+    film.still(opening, 2.0)
+    film.hand(opening, whole, target=(430.0, 60.0))
+    film.still(whole, 2.5)
+    turns = [e.to_json() for e in film.events if e.kind in ("turn", "uncertain")]
+    assert [(t["number"], t.get("amends"), "verdict" in t) for t in turns] == [(1, None, True), (1, 1, False)], turns
+    assert turns[0]["verdict"]["opens"] and film.tracker.has_opened("Ann")
+    assert film.tracker.turns == 1 and film.tracker.next_player == "Bob"
+
+
 def test_amending_can_be_turned_off(scanner, view):
     from rummi.vision.watch import WatchSettings
 

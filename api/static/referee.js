@@ -518,19 +518,24 @@ function watchedTurn(event, out) {
   // replaces the very turn it amends (and only one this session showed), never another.
   const last = g.turns[g.turns.length - 1];
   const replaces = Boolean(event.amends && last && last.watched === event.amends && last.session === out.session);
-  if (replaces) {
+  // An amend that could not be judged changes nothing: the first part's verdict stands (the
+  // tracker and the game's record keep it too); only the note below says to check the table.
+  const keepsFirstPart = Boolean(event.amends && !event.verdict);
+  if (replaces && !keepsFirstPart) {
     // The player went on after a pause: the turn shown at the pause is replaced, not added to.
     g.turns.pop();
     if (!event.opened) delete g.opened[event.player];
   }
-  const number = event.game_turn || (replaces ? last.number : g.turns.length + 1);
-  match.recordTurn({
-    game: { next_player: out.next_player, table: left },
-    turn: { number, player: event.player, seconds: event.seconds, drew: event.drew, verdict },
-  });
-  Object.assign(g.turns[g.turns.length - 1], { watched: event.number, session: out.session });
-  if (unsure) g.turns[g.turns.length - 1].why = checkText(event);
-  match.save();
+  const number = event.game_turn || (replaces ? last.number : g.turns.length + (keepsFirstPart ? 0 : 1));
+  if (!keepsFirstPart) {
+    match.recordTurn({
+      game: { next_player: out.next_player, table: left },
+      turn: { number, player: event.player, seconds: event.seconds, drew: event.drew, verdict },
+    });
+    Object.assign(g.turns[g.turns.length - 1], { watched: event.number, session: out.session });
+    if (unsure) g.turns[g.turns.length - 1].why = checkText(event);
+    match.save();
+  }
   const played = verdict.played || [];
   const what = event.drew ? "drew a tile" : played.length ? `played ${played.join(" ")}` : "played nothing";
   const title = unsure ? checkText(event) : verdict.status.toUpperCase();

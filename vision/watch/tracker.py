@@ -464,6 +464,7 @@ class TurnTracker:
         """Judge one turn; ``amends``: the turn just judged, which this change of the same
         player's replaces (same number, same table before, same start; the seat stays)."""
         player = self.next_player if amends is None else amends.player
+        part_one = (set(self._opened), self._restore_to)  # what stands if this cannot be judged
         if amends is not None:
             # Judged as if the first part had never been: who had opened, what an illegal first
             # part would have had put back.
@@ -502,6 +503,10 @@ class TurnTracker:
             # never a verdict against the player. The table is taken as read for the next turn.
             data["reason"] = f"the reading cannot be judged: {error}"
             event = WatchEvent(UNCERTAIN, time, data, tuple(spots))
+            if amends is not None:
+                # The first part's verdict stands (the record keeps it, the page too): so do
+                # who had opened after it and what it would have put back.
+                self._opened, self._restore_to = part_one
         else:
             data["played"] = [str(t) for t in verdict.played]
             data["verdict"] = verdict.to_dict()
@@ -517,7 +522,7 @@ class TurnTracker:
         if amends is None:
             self.turns += 1
             self._seat += 1
-        self._last_turn = None
+        self._last_turn = amends if amends is not None and not judged else None  # part 1 still stands
         if judged and not drew and (side is not None or amends is not None):
             self._last_turn = _LastTurn(
                 number=number, player=player, side=amends.side if amends is not None else side,
