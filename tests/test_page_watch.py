@@ -257,8 +257,13 @@ def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, g
         page.locator("#modes [data-mode='referee']").click()
         page.locator("#players").fill("Ann, Bob")
         page.locator("#new-match button[type='submit']").click()
-        page.locator("#ref-auto").check()
+        # Amending a pause is the session's setting, sent when watching starts (and fixed then).
+        page.locator("#ref-amend").uncheck()
+        with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/v1/watch")) as started:
+            page.locator("#ref-auto").check()
+        assert started.value.post_data_json["amend_pauses"] is False
         page.wait_for_function("document.querySelectorAll('#turns li').length === 1", timeout=60_000)
+        assert page.locator("#ref-amend").is_disabled() and not page.locator("#ref-amend").is_checked()
         verdict = page.locator("#verdict").inner_text()
         # The session's turn 1 is the game's turn 4 (three were recorded before watching began):
         # the page shows the game's number and replaces that turn when the tracker amends its 1.

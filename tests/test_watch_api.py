@@ -124,6 +124,18 @@ def test_a_turn_amended_after_a_pause_is_one_turn_in_the_stored_game(api_server,
 
 
 @pytest.mark.slow
+def test_a_session_can_turn_amending_off(api_server, frames):
+    """Where two players in a row sit at one side of the table, every settled change is a turn."""
+    with api_server.client() as client:
+        created = client.post("/api/v1/watch", json={"players": ["Ann", "Bob"], "opened": ["Ann", "Bob"],
+                                                     "amend_pauses": False})
+        assert created.status_code == 201 and created.json()["amend_pauses"] is False
+        events, _ = _play(client, created.json()["session"], frames, pause=True)
+        turns = [e for e in events if e["event"] in ("turn", "uncertain") and "number" in e]
+        assert [(t["number"], t["player"], t.get("amends")) for t in turns] == [(1, "Ann", None), (2, "Bob", None)]
+
+
+@pytest.mark.slow
 def test_a_turn_amended_in_a_game_that_already_has_turns_replaces_the_right_one(api_server, frames):
     """The session numbers its turns from 1, the game had one already: the amend replaces the
     game's turn 2 (the one this session recorded), and the first part is not left behind."""

@@ -171,6 +171,42 @@ def test_amending_can_be_turned_off(scanner, view):
     assert [(t["number"], t["player"], t.get("amends")) for t in turns] == [(1, "Ann", None), (2, "Bob", None)]
 
 
+def test_a_change_long_after_the_pause_is_a_new_turn(scanner, view):
+    # the same film as above, with amends allowed only within 1 s of the table settling: Ann's
+    # hand comes back 2 s after, so the change is Bob's turn, not Ann's going on
+    from rummi.vision.watch import WatchSettings
+
+    halfway = {**START, 2: ("o1", "o2")}
+    film = Film(_tracker(scanner, settings=WatchSettings(amend_within_seconds=1.0)), view)
+    film.still(START, 2.0)
+    film.hand(START, halfway, target=(430.0, 60.0))
+    film.still(halfway, 2.0)
+    film.hand(halfway, PLAYED, target=(430.0, 60.0))
+    film.still(PLAYED, 2.5)
+    turns = [e.to_json() for e in film.events if e.is_turn]
+    assert [(t["number"], t["player"], t.get("amends")) for t in turns] == [(1, "Ann", None), (2, "Bob", None)]
+
+
+@pytest.mark.slow
+def test_a_change_from_the_next_players_edge_is_their_turn(scanner, view):
+    # Ann and Cy sit along the bottom edge, Bob at the right. Ann plays, Bob plays, Cy plays,
+    # then a hand from the bottom changes the table soon after Cy's turn: the bottom is where
+    # Ann's own turns came from and she is next, so that is Ann's turn, not Cy's going on
+    two = {**START, 2: ("o1", "o2", "o3")}
+    three = {**two, 5: ("r11", "r12", "r13")}
+    four = {**three, 6: ("b5", "b6", "b7")}
+    five = {**four, 7: ("r7", "r8", "r9")}
+    film = Film(_tracker(scanner), view)
+    film.still(START, 2.0)
+    for before, after, entry in ((START, two, BOTTOM), (two, three, RIGHT), (three, four, BOTTOM), (four, five, BOTTOM)):
+        film.hand(before, after, entry=entry, target=(430.0, 120.0))
+        film.still(after, 2.5)
+    turns = [e.to_json() for e in film.events if e.is_turn]
+    assert [(t["number"], t["player"], t.get("amends"), t["hand_side"]) for t in turns] == [
+        (1, "Ann", None, "bottom"), (2, "Bob", None, "right"), (3, "Cy", None, "bottom"), (4, "Ann", None, "bottom")]
+    assert film.tracker.side_of("Bob") == 1 and film.tracker.side_of("Ann") == film.tracker.side_of("Cy") == 0
+
+
 def test_a_draw_is_recorded_when_the_operator_says_so(scanner, view):
     tracker = _tracker(scanner, first_player="Cy")
     with pytest.raises(RummiError, match="no table has been read yet"):

@@ -53,6 +53,9 @@ class WatchCreate(Model):
     first: PlayerName | None = Field(default=None, description="Who plays the first watched turn.")
     game: int | None = Field(default=None, ge=1, le=2**63 - 1,
                              description="Record every turn into this stored game (players and rules come from it).")
+    amend_pauses: bool = Field(default=True, description="A change by the same player's hand soon after their "
+                               "turn settled amends that turn (a pause mid-turn). Off where two players in a "
+                               "row sit at one side of the table: every settled change is then a turn.")
 
 
 class WatchState(Model):
@@ -60,6 +63,7 @@ class WatchState(Model):
     players: list[str]
     rules: str
     game: int | None
+    amend_pauses: bool
     state: str = Field(description="starting, settled, disturbed or settling.")
     next_player: str
     turns: int
@@ -181,7 +185,7 @@ async def start(body: WatchCreate, request: Request, inference: InferenceDep, ga
 
     try:
         session = get_sessions(request).create(scanner, players, rules, opened=opened, first=first,
-                                               game_id=body.game, record=record)
+                                               game_id=body.game, record=record, amend_pauses=body.amend_pauses)
     except RummiError as error:
         raise FieldError("players", error) from None
     except WatchSessionsFullError as error:

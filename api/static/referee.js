@@ -306,6 +306,7 @@ function showState() {
   $("#ref-after").hidden = $("#ref-before").hidden = $("#ref-rack-box").hidden = auto;
   $("#ref-auto").checked = auto;
   $("#ref-auto-stop").hidden = !auto;
+  $("#ref-amend").disabled = auto; // a session's setting: stop and start again to change it
   $("#ref-auto-state").hidden = !auto;
   $("#turn-state").hidden = !auto;
   $("#ref-help").textContent = auto
@@ -387,7 +388,7 @@ async function startWatching() {
   say("Starting to watch the table…");
   try {
     const g = await match.ensureGame();
-    const out = await watch.start(g.id, watchHooks);
+    const out = await watch.start(g.id, watchHooks, { amendPauses: $("#ref-amend").checked });
     g.turn = null; // the clock starts when the camera has read the table
     match.save();
     watchReason = null;
@@ -483,6 +484,7 @@ function showWatch(out) {
   $("#ref-auto-state").dataset.state = out.state;
   $("#turn-state").textContent = short;
   page.watchedTable(out.table);
+  $("#ref-amend").checked = out.amend_pauses;
   const g = game(), t = turn();
   if (!g) return;
   if (out.turn_started === null) {

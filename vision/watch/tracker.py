@@ -26,8 +26,11 @@ hand of the turn just judged, with no hand from any other edge in between (nor a
 table put back), **amends** that turn: it is judged again from the same table before, its time
 counted from the same start, and reported with ``amends`` (the same number). The verdict still
 comes within a second or so of each settling; one that a second change overturns is replaced,
-not kept. Where two players in a row sit on the same side of the table, turn it off
-(``WatchSettings.amend_same_side``).
+not kept. A wrong amend would shift the turn order for the rest of the game, so only a change
+whose hand came soon after the table settled amends (``WatchSettings.amend_within_seconds``,
+20 s), and never one from the edge the next player's own turns came from (each player's edge
+is learned from their un-amended turns). Where two players in a row sit on the same side of
+the table, turn it off (``WatchSettings.amend_same_side``).
 
 One turn is never judged on a blocked view: a reading that lost several tiles at once is taken
 for a hand resting on the table (it is ``disturbed``), unless it stays so for many seconds.
@@ -122,8 +125,16 @@ class WatchSettings:
     #: A change by a hand from the same edge as the last turn's, before any other hand, amends
     #: that turn (a pause mid-turn). Off where two players in a row share a side of the table.
     amend_same_side: bool = True
+    #: ...but only when its hand came within this many seconds of the table settling after the
+    #: first part. A player who lifts their hands mid-turn looks and goes on within seconds
+    #: (the test videos' pauses are 1 to 3 s); 20 s still covers a long look at the table, and
+    #: a change that starts later is far more likely the next player's turn with an arm the
+    #: camera placed on the wrong edge: a wrong amend would shift the turn order for good.
+    amend_within_seconds: float = 20.0
 
     def __post_init__(self) -> None:
+        if self.amend_within_seconds < 0:
+            raise RummiError("amend_within_seconds must be 0 or more")
         if self.settle_seconds <= 0 or self.first_scan_after < 0 or self.quick_settle_seconds < 0:
             raise RummiError("settle times must be positive")
         if not 1 <= self.min_scans <= self.max_scans:
@@ -142,6 +153,7 @@ class _LastTurn:
     number: int
     player: str
     side: int
+    settled_at: float
     before: Table
     before_reading: Reading
     started: float
@@ -214,6 +226,7 @@ class TurnTracker:
         self._restore_to: Table | None = None
         self._edges = np.zeros(len(SIDES))  # pixels unlike the settled table along each edge, moving frames
         self._last_turn: _LastTurn | None = None  # the turn a change by the same hand amends
+        self._sides: dict[str, Counter[int]] = {}  # the edges each player's own (un-amended) turns came from
 
     # --- what the caller asks ------------------------------------------------------------------
 
@@ -416,7 +429,7 @@ class TurnTracker:
         started = self._turn_started if self._turn_started is not None else settled_at
         settled = self._settle_unchanged(time, reading, changed=True, keep_reading=False)
         last = self._last_turn
-        if last is not None and side == last.side and self.settings.amend_same_side:
+        if self._amends(last, side, settled_at):
             turn = self._judge(time, before=last.before, after=after, before_reading=last.before_reading,
                                after_reading=reading, settled_at=settled_at, started=last.started,
                                drew=False, amends=last)
@@ -426,6 +439,27 @@ class TurnTracker:
                                side=side)
         self.reading = reading
         return settled + [turn]
+
+    def _amends(self, last: _LastTurn | None, side: int | None, settled_at: float) -> bool:
+        """Whether a change by a hand from ``side`` is the last player going on after a pause.
+
+        Only a change by a hand from the last turn's own edge, that came soon after the table
+        settled (:attr:`WatchSettings.amend_within_seconds`), and not from the edge the next
+        player's own turns have come from (learned as the game goes: two players at one side
+        of the table are then never confused): a wrong amend would shift the turn order.
+        """
+        if last is None or side != last.side or not self.settings.amend_same_side:
+            return False
+        hand = self._first_hand if self._first_hand is not None else settled_at
+        if hand - last.settled_at > self.settings.amend_within_seconds:
+            return False
+        return side != self.side_of(self.next_player)
+
+    def side_of(self, player: str) -> int | None:
+        """The edge (index into :data:`.motion.SIDES`) most of ``player``'s own turns came
+        from, or None before any of them had a known edge."""
+        seen = self._sides.get(player)
+        return seen.most_common(1)[0][0] if seen else None
 
     def _hand_side(self) -> int | None:
         """The edge (index into :data:`.motion.SIDES`) the hands of this disturbance came in
@@ -520,13 +554,15 @@ class TurnTracker:
             self._restore_to = [list(s) for s in before] if restore else None
             judged = True
         if amends is None:
+            if side is not None and not drew:
+                self._sides.setdefault(player, Counter())[side] += 1
             self.turns += 1
             self._seat += 1
         self._last_turn = amends if amends is not None and not judged else None  # part 1 still stands
         if judged and not drew and (side is not None or amends is not None):
             self._last_turn = _LastTurn(
                 number=number, player=player, side=amends.side if amends is not None else side,
-                before=before, before_reading=before_reading, started=started, first_hand=first_hand,
+                settled_at=settled_at, before=before, before_reading=before_reading, started=started, first_hand=first_hand,
                 opened=opened_before, restore_to=restore_before)
         self._turn_started = settled_at if not drew else time
         self._first_hand = None
