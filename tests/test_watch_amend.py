@@ -59,6 +59,9 @@ def test_the_store_replaces_only_the_last_turn_of_a_game_in_play(url: str) -> No
         later = game.play("Bob", WHOLE, WHOLE, drew=1)
         with pytest.raises(StorageError, match="last turn is number 1, not 2"):
             store.replace_last_turn(game_id, later)
+        bobs = Game(players=game.players, rules=game.preset).play("Bob", START, WHOLE)  # number 1, Bob's
+        with pytest.raises(StorageError, match="turn 1 is Ann's, not Bob's"):
+            store.replace_last_turn(game_id, bobs)
         with pytest.raises(StorageError, match="no game 999"):
             store.replace_last_turn(999, again)
         store.add_turn(game_id, later)
@@ -91,3 +94,56 @@ def test_rummi_watch_game_records_an_amended_turn_in_place(tmp_path) -> None:
     with GameStore.open(database) as store:
         turns = store.load(game_id).turns
     assert [(t.number, t.player, t.seconds, t.verdict["status"]) for t in turns] == [(1, "Ann", 11.0, "legal")]
+
+
+def _event(number: int, after, *, amends: int | None = None, player: str = "Ann"):
+    from rummi.vision.watch import WatchEvent
+
+    tables = lambda sets: [[str(t) for t in s] for s in sets]  # noqa: E731
+    data = {"number": number, "player": player, "before": tables(START), "after": tables(after),
+            "seconds": 6.0, "drew": False, "verdict": {"status": "judged again by the record"}}
+    if amends is not None:
+        data["amends"] = amends
+    return WatchEvent("turn", 7.0, data)
+
+
+def test_a_watch_amends_only_a_turn_it_recorded_itself(url: str) -> None:  # noqa: F811
+    """The game's turn 1 was posted by hand (a player's own code): the watch's "amend of its
+    turn 1", whose first part it never recorded, is a turn of its own; and once a player posted
+    a turn after the watch's, the watch's amend is refused, the player's turn untouched."""
+    from rummi.api.watch_records import WatchedGameRecorder
+
+    records = GameRecords(GameStore.open(url))
+    try:
+        game_id = records.create(Game(players=("Ann", "Bob"), rules="pressman_us_2009")).game.id
+        records.play(game_id, START, player="Ann", before=START, drew=1)
+        recorder = WatchedGameRecorder(records, game_id, "standard")
+        whole = _event(1, WHOLE, amends=1, player="Bob")
+        recorder.add(whole)
+        assert whole.data["recorded"] and whole.data["game_turn"] == 2
+        assert [(t.number, t.player, t.drew) for t in records.load(game_id).turns] == [(1, "Ann", 1), (2, "Bob", 0)]
+        records.play(game_id, WHOLE, player="Ann", before=WHOLE, drew=1)  # Ann posts her turn herself
+        again = _event(1, WHOLE, amends=1, player="Bob")
+        recorder.add(again)
+        assert again.data["recorded"] is False and "not the game's last" in again.data["record_error"]
+        assert [(t.number, t.player, t.drew) for t in records.load(game_id).turns] == [
+            (1, "Ann", 1), (2, "Bob", 0), (3, "Ann", 1)]
+    finally:
+        records.close()
+
+
+def test_a_game_deleted_while_watched_stops_the_recording_clearly(tmp_path) -> None:
+    from rummi.api.watch_records import WatchedGameGoneError, WatchedGameRecorder
+
+    records = GameRecords(GameStore.open(f"sqlite:///{tmp_path / 'games.db'}"))
+    try:
+        game_id = records.create(Game(players=("Ann", "Bob"), rules="pressman_us_2009")).game.id
+        recorder = WatchedGameRecorder(records, game_id, "standard")
+        with GameStore.open(f"sqlite:///{tmp_path / 'games.db'}") as other:  # another process, say
+            other.delete(game_id)
+        turn = _event(1, HALFWAY)
+        with pytest.raises(WatchedGameGoneError, match=f"game {game_id} no longer exists"):
+            recorder.add(turn)
+        assert turn.data["recorded"] is False and "no longer exists" in turn.data["record_error"]
+    finally:
+        records.close()

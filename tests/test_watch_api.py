@@ -177,6 +177,27 @@ def test_the_tracker_keeps_recording_when_the_games_order_has_moved_on(api_serve
         assert [t["player"] for t in stored["turns"]] == ["Ann", "Ann"]
 
 
+@pytest.mark.slow
+def test_a_game_deleted_while_watched_ends_the_session_clearly(api_server, frames):
+    from rummi.api.storage import GameStore
+
+    with api_server.client() as client:
+        game = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()
+        session = client.post("/api/v1/watch", json={"game": game["id"]}).json()["session"]
+        with GameStore.open(f"sqlite:///{api_server.workdir / 'games.db'}") as store:
+            store.delete(game["id"])  # by the organiser, from another process
+        answers, at = [], 0.0
+        for frame in [frames["start"][0]] * 10 + frames["hand"] + [frames["played"][0]] * 13:
+            answers.append(_post(client, session, frame, round(at, 2)))
+            at += 0.2
+            if answers[-1].status_code != 200:
+                break
+        gone = answers[-1]
+        assert gone.status_code == 404, gone.text
+        assert f"game {game['id']} no longer exists" in gone.json()["detail"] and "stopped" in gone.json()["detail"]
+        assert client.get(f"/api/v1/watch/{session}").status_code == 404  # the session has ended
+
+
 def test_a_frame_that_comes_while_one_is_read_is_skipped(api_server, frames):
     with api_server.client() as client:
         session = client.post("/api/v1/watch", json={"players": ["Ann", "Bob"]}).json()["session"]

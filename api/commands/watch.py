@@ -180,6 +180,8 @@ def describe_event(data: dict[str, Any]) -> str | None:
         lines.append(f"           undecided: check {unsure} before any penalty")
     elif verdict["violations"]:
         lines.append(f"           consequence: {verdict['consequence']['text']}")
+    if data.get("recorded") is False:
+        lines.append(f"           not recorded in the game: {data.get('record_error')}")
     return "\n".join(lines)
 
 
@@ -206,34 +208,29 @@ class _Keys:
 
 
 class _GameRecorder:
-    """Writes each judged turn into a stored game, judged again by the record's own referee
-    (same tables, same preset, same opened players: the same verdict)."""
+    """Writes each judged turn into a stored game through the service's own
+    :class:`api.watch_records.WatchedGameRecorder` (the game's lock; an amend replaces only the
+    turn this watch recorded, and only while it is the game's last and its player's)."""
 
     def __init__(self, store: Any, game_id: int) -> None:
-        self.store = store
+        from rummi.api.game_records import GameRecords
+        from rummi.api.watch_records import WatchedGameRecorder
+
+        from rummi.api.errors import GameNotFoundError
+
+        self.records = GameRecords(store)
         self.game_id = game_id
-        self.game = store.load(game_id)
+        try:
+            self.game = self.records.load(game_id)
+        except GameNotFoundError as error:
+            raise RummiError(f"{error} in the database (--db)") from None
+        self._recorder = WatchedGameRecorder(self.records, game_id, self.game.edition)
 
     def add(self, event: Any) -> None:
-        from rummi.engine.notation import parse_sets
-
-        data = event.data
-        if "verdict" not in data:
-            return  # a reading the referee could not use: nothing to record
-        before = parse_sets(" | ".join(" ".join(s) for s in data["before"]), self.game.edition)
-        after = parse_sets(" | ".join(" ".join(s) for s in data["after"]), self.game.edition)
-        if "amends" in data:  # the same player went on after a pause: the last turn, judged again
-            self.game.turns.pop()
-            turn = self.game.play(data["player"], before, after, seconds=data["seconds"], uncertain=event.spots)
-            self.store.replace_last_turn(self.game_id, turn)
-        else:
-            turn = self.game.play(data["player"], before, after, drew=1 if data["drew"] else 0,
-                                  seconds=data["seconds"], uncertain=event.spots)
-            self.store.add_turn(self.game_id, turn)
-        data["recorded"] = True
+        self._recorder.add(event)
 
     def close(self) -> None:
-        self.store.close()
+        self.records.close()
 
 
 def _game_setup(args: argparse.Namespace) -> tuple[tuple[str, ...], Any, list[str], str | None, _GameRecorder | None]:

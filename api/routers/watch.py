@@ -12,17 +12,17 @@ stored game. docs/watch.md describes every field.
 from __future__ import annotations
 
 import logging
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import anyio.to_thread
 from fastapi import APIRouter, File, Path, Query, Request, UploadFile
 from pydantic import Field
 from rummi.api.access import join_code_of
 from rummi.api.deps import GamesDep, InferenceDep, SettingsDep
-from rummi.api.errors import FieldError, GameConflictError, UnsupportedMediaError
+from rummi.api.errors import FieldError, UnsupportedMediaError
 from rummi.api.routers.photos import PHOTO_ERRORS, PHOTO_TYPES, decode_for_scan
 from rummi.api.schemas import ERRORS, Model, PlayerName, RulesChoice
-from rummi.api.storage import StorageError
+from rummi.api.watch_records import WatchedGameGoneError, WatchedGameRecorder
 from rummi.api.watch_sessions import (
     STALE_SECONDS,
     WatchSession,
@@ -30,7 +30,6 @@ from rummi.api.watch_sessions import (
     WatchSessions,
     WatchSessionsFullError,
     check_time,
-    tables_of,
 )
 from rummi.engine.errors import RummiError
 from rummi.engine.rules import get_rules
@@ -147,41 +146,7 @@ async def start(body: WatchCreate, request: Request, inference: InferenceDep, ga
     edition = get_rules(rules).edition
     scanner = await inference.scan(inference.scanner.get)  # loads the models on first use
 
-    # The tracker numbers its turns from 1 for this session and counts a reading it could not
-    # judge (never stored); the game numbers every turn it holds (some recorded by hand, or by
-    # an earlier session). Each tracker turn this session recorded maps to the game's number,
-    # and an amend replaces that turn only: never one this session did not record itself.
-    recorded_as: dict[int, int] = {}
-
-    def record(game_id: int, event: Any) -> None:
-        data = event.data
-        if "verdict" not in data:
-            # A reading no table can be (more of a tile than the box holds): there is no turn
-            # the game's referee could judge, so nothing to store; the page says so, and the
-            # referee records the turn by hand once the table is checked (docs/watch.md).
-            data["recorded"] = False
-            data["record_error"] = "the camera's reading of this turn cannot be judged; check the table"
-            return
-        try:
-            before, after = tables_of(data, edition)
-            amended = recorded_as.get(data["amends"]) if "amends" in data else None
-            if amended is not None:  # the same player went on after a pause: one turn, judged again
-                _, turn = games.amend_last(game_id, amended, after, player=data["player"], before=before,
-                                           seconds=data["seconds"], uncertain=event.spots)
-            else:
-                # A new turn, or the whole of one whose first part was not recorded. The tracker
-                # owns the order: it saw every change, also one it could not judge (and so did
-                # not record); the game's own order check would refuse every turn after it.
-                _, turn, _ = games.play(game_id, after, player=data["player"], before=before,
-                                        drew=1 if data["drew"] else 0, seconds=data["seconds"],
-                                        uncertain=event.spots, check_order=False)
-            recorded_as[data["number"]] = turn.number
-            data["recorded"] = True
-            data["game_turn"] = turn.number
-        except (RummiError, StorageError, GameConflictError) as error:
-            log.warning("watch: turn not recorded in game %s: %s", game_id, error)
-            data["recorded"] = False
-            data["record_error"] = str(error)
+    record = WatchedGameRecorder(games, body.game, edition).add if body.game is not None else None
 
     try:
         session = get_sessions(request).create(scanner, players, rules, opened=opened, first=first,
@@ -220,6 +185,8 @@ async def frame(
 
     try:
         events = await inference.scan(work)
+    except WatchedGameGoneError as error:
+        _end_gone(request, session, error)
     finally:
         session.busy.release()
     session.keep(events)
@@ -236,9 +203,23 @@ async def draw(session_id: SessionId, request: Request,
         with session.busy:
             return session.tracker.record_draw(when).to_json()
 
-    event = await anyio.to_thread.run_sync(work)
+    try:
+        event = await anyio.to_thread.run_sync(work)
+    except WatchedGameGoneError as error:
+        _end_gone(request, session, error)
     session.keep([event])
     return FrameAnswer(**session.summary(), processed=True, time=when, events=[event])
+
+
+def _end_gone(request: Request, session: WatchSession, error: WatchedGameGoneError) -> NoReturn:
+    """The game this session records into was deleted: nothing more can be recorded, so the
+    session ends, and the frame (or draw) is answered 404 saying so, which stops the page."""
+    log.warning("watch: %s", error)
+    try:
+        get_sessions(request).end(session.id)
+    except WatchSessionNotFoundError:
+        pass  # ended meanwhile
+    raise HTTPException(status_code=404, detail=str(error))
 
 
 @router.get("/{session_id}", response_model=SessionOut, summary="A session's state and every event so far")
