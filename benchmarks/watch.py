@@ -112,7 +112,7 @@ def main() -> int:
     began = time.monotonic()
     scanner = Scanner.load()
     bank = sample_tile_bank()
-    exact = turns = false = paused = 0
+    exact = turns = false = paused = overturned = overturned_illegal = 0
     hours = 0.0
     delays, verdict_frames, frame_times, busy, paced_runs = [], [], [], [], []
     failures = []
@@ -129,6 +129,9 @@ def main() -> int:
             exact += len(score.exact)
             turns += score.turns
             false += len(score.false)
+            overturned += len(score.overturned)
+            overturned_illegal += sum((shown.get("verdict") or {}).get("status") == "illegal"
+                                      for shown, _ in score.overturned)
             hours += video.seconds / 3600
             paused += video.effects["pause"]
             frame_times += run["frame_seconds"]
@@ -174,6 +177,8 @@ def main() -> int:
     print("|---|---|---|")
     print(f"| turns found exactly | {exact}/{turns} = {share:.1%} | >= {TARGETS['exact']:.0%} |")
     print(f"| false turns | {false} in {hours:.2f} h = {per_hour:.1f} per hour | <= {TARGETS['false_per_hour']:g} per hour |")
+    print(f"| verdicts shown at a pause, then overturned by the amend | {overturned} "
+          f"({overturned_illegal} shown ILLEGAL) | |")
     print(f"| delay, table still -> verdict (video time) | median {median_delay:.2f} s, worst {worst_delay:.2f} s "
           f"| <= {TARGETS['delay_s']:g} s |")
     if verdict_frames:

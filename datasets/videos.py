@@ -584,6 +584,9 @@ class WatchScore:
     false: list[dict] = field(default_factory=list)  # reported turns no true turn explains
     delays: list[float] = field(default_factory=list)  # seconds from the table settling to the verdict
     delayed: list[tuple[int, float]] = field(default_factory=list)  # (truth turn number, delay), for the slowest
+    #: Verdicts shown at a pause and then replaced by an amend with another status: (shown, final
+    #: event). Only the final one is scored, but the shown one was seen (a false ILLEGAL, say).
+    overturned: list[tuple[dict, dict]] = field(default_factory=list)
 
     @property
     def turns(self) -> int:
@@ -595,15 +598,23 @@ def score_watch(events: Sequence[dict], truth: Sequence[TruthTurn]) -> WatchScor
 
     A turn is found *exactly* when the player, the tiles played, the verdict's status and its
     violation codes are all the truth's. A turn reported again with ``amends`` (the player went
-    on after a pause) counts as the one turn it now is: its last report is the one scored.
+    on after a pause) counts as the one turn it now is: its last report is the one scored, and
+    each earlier report whose status it changed is counted in ``overturned``.
     """
     score = WatchScore()
     open_truth = list(truth)
     last_report: dict[int, dict] = {}
+    replaced: dict[int, list[dict]] = {}
     for event in events:
         if event.get("event") in ("turn", "uncertain") and "number" in event:
-            last_report.pop(event["number"], None)  # an amended turn takes its latest place
+            earlier = last_report.pop(event["number"], None)  # an amended turn takes its latest place
+            if earlier is not None and "amends" in event:
+                replaced.setdefault(event["number"], []).append(earlier)
             last_report[event["number"]] = event
+    for number, shown in replaced.items():
+        final = last_report[number]
+        status = (final.get("verdict") or {}).get("status")
+        score.overturned += [(e, final) for e in shown if (e.get("verdict") or {}).get("status") != status]
     for event in last_report.values():
         at = event["time"] if event.get("drew") else event["settled_at"]
         near = [t for t in open_truth if t.drew == bool(event.get("drew")) and abs(t.settled_at - at) <= MATCH_SECONDS]

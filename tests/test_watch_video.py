@@ -134,5 +134,7 @@ def test_a_paused_turn_is_filmed_in_two_parts_and_scored_as_one():
                "verdict": {"status": "legal", "violations": []}}
     score = score_watch([first, amended], truth)
     assert score.exact == [1] and not score.false and not score.wrong and score.delays == [1.0]
+    assert score.overturned == [(first, amended)]  # the ILLEGAL shown at the pause is counted apart
+    assert score_watch([first, {**amended, "verdict": first["verdict"]}], truth).overturned == []
     score = score_watch([first], truth)  # not amended: the first part is a false turn, the turn missed
     assert score.exact == [] and len(score.false) == 1 and score.missed == [1]
