@@ -213,10 +213,9 @@ class _GameRecorder:
     turn this watch recorded, and only while it is the game's last and its player's)."""
 
     def __init__(self, store: Any, game_id: int) -> None:
+        from rummi.api.errors import GameNotFoundError
         from rummi.api.game_records import GameRecords
         from rummi.api.watch_records import WatchedGameRecorder
-
-        from rummi.api.errors import GameNotFoundError
 
         self.records = GameRecords(store)
         self.game_id = game_id
