@@ -127,7 +127,7 @@ class WatchSettings:
     amend_same_side: bool = True
     #: ...but only when its hand came within this many seconds of the table settling after the
     #: first part. A player who lifts their hands mid-turn looks and goes on within seconds
-    #: (the test videos' pauses are 1 to 3 s); 20 s still covers a long look at the table, and
+    #: (the test videos' pauses are 1.5 to 5 s); 20 s still covers a long look at the table, and
     #: a change that starts later is far more likely the next player's turn with an arm the
     #: camera placed on the wrong edge: a wrong amend would shift the turn order for good.
     amend_within_seconds: float = 20.0
