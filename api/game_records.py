@@ -152,6 +152,30 @@ class GameRecords:
                 return (*self._as_after(game_id, number), True)  # our retry won elsewhere
             return record, turn, False
 
+    def amend_last(
+        self,
+        game_id: int,
+        number: int,
+        after: Sets,
+        *,
+        player: str,
+        before: Sets,
+        seconds: float | None = None,
+        uncertain: Collection[Spot] = (),
+    ) -> tuple[StoredGame, Turn]:
+        """Judge turn ``number``, the game's last, again on a new table after and record it in
+        its place (:meth:`GameStore.replace_last_turn`): a watched player paused, then went on."""
+        with self._locked(game_id):
+            record = self._load(game_id)
+            game = record.game
+            if not game.turns or game.turns[-1].number != number or game.turns[-1].player != player:
+                last = f"turn {game.turns[-1].number}, {game.turns[-1].player}'s" if game.turns else "no turn"
+                raise GameConflictError(game_id, f"turn {number} by {player} is not the game's last ({last})")
+            game.turns.pop()
+            turn = game.play(player, before, after, seconds=seconds, uncertain=uncertain)
+            self._write(game_id, lambda: self._store.replace_last_turn(game_id, turn))
+            return record, turn
+
     @staticmethod
     def _whose_turn(record: StoredGame, player: str | None, seat: int | None, check_order: bool = True) -> str:
         """The player a turn post is for, after the join code's and the turn order's checks."""

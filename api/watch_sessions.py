@@ -73,6 +73,7 @@ class WatchSession:
             "players": list(tracker.players),
             "rules": tracker.rules.name,
             "game": self.game_id,
+            "amend_pauses": tracker.settings.amend_same_side,
             "state": tracker.state,
             "next_player": tracker.next_player,
             "turns": tracker.turns,
@@ -99,16 +100,15 @@ class WatchSessions:
         opened: Sequence[str] = (),
         first: str | None = None,
         game_id: int | None = None,
-        record: Callable[[int, Any], None] | None = None,
+        record: Callable[[Any], None] | None = None,
+        amend_pauses: bool = True,
     ) -> WatchSession:
-        from rummi.vision.watch import TurnTracker
+        from rummi.vision.watch import TurnTracker, WatchSettings
 
         session_id = uuid.uuid4().hex[:16]
-        on_turn = None
-        if game_id is not None and record is not None:
-            def on_turn(event: Any) -> None:
-                record(game_id, event)
-        tracker = TurnTracker(scanner, players, rules, opened=opened, first_player=first, on_turn=on_turn)
+        on_turn = record if game_id is not None else None  # writes each turn into the game
+        tracker = TurnTracker(scanner, players, rules, opened=opened, first_player=first, on_turn=on_turn,
+                              settings=WatchSettings(amend_same_side=amend_pauses))
         session = WatchSession(id=session_id, tracker=tracker, game_id=game_id)
         with self._lock:
             self._expire()

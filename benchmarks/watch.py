@@ -3,11 +3,14 @@
     .venv/bin/python benchmarks/watch.py                       # 6 seeded games at 1280x720, 5 fps
     .venv/bin/python benchmarks/watch.py --videos 12 --turns 10 --paced 1
     nice .venv/bin/python benchmarks/watch.py --minutes 60 --idle 0.15 --paced 0   # an hour of video
+    .venv/bin/python benchmarks/watch.py --videos 8 --pauses 0.3 --paced 0   # players who pause mid-turn
 
 ``--minutes M`` watches seeded games (``--first-seed``, the next, ...) until M minutes of video
 have been seen, instead of ``--videos``; ``--idle P`` makes a player think for 30 to 120 s
 before a turn with chance P (long still stretches, with their own flicker and shake: where a
-false turn would be invented). A progress line after every video says how far it is; the
+false turn would be invented); ``--pauses P`` makes a player lay part of a turn, take their
+hands off the table for 1.5 to 5 s and go on, with chance P (still one turn: the tracker must
+amend the turn it judged at the pause, not report two). A progress line after every video says how far it is; the
 machine's load average is printed at the start and the end (the frame rate depends on it).
 
 Each video is a seeded scripted game (datasets/videos.py): real tile crops from the bundled
@@ -96,9 +99,12 @@ def main() -> int:
                         help="watch games until this many minutes of video (instead of --videos)")
     parser.add_argument("--idle", type=float, default=0.0,
                         help="chance of a long think (30-120 s of still table) before a turn (default 0)")
+    parser.add_argument("--pauses", type=float, default=0.0,
+                        help="chance that a player makes a turn in two parts, pausing between (default 0)")
     args = parser.parse_args()
-    if args.minutes is not None and args.minutes <= 0 or not 0 <= args.idle <= 1 or args.videos < 1:
-        parser.error("--minutes must be positive, --idle between 0 and 1, --videos 1 or more")
+    if (args.minutes is not None and args.minutes <= 0 or not 0 <= args.idle <= 1 or args.videos < 1
+            or not 0 <= args.pauses <= 1):
+        parser.error("--minutes must be positive, --idle and --pauses between 0 and 1, --videos 1 or more")
     width, height = (int(v) for v in args.size.lower().split("x"))
 
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
@@ -106,7 +112,7 @@ def main() -> int:
     began = time.monotonic()
     scanner = Scanner.load()
     bank = sample_tile_bank()
-    exact = turns = false = 0
+    exact = turns = false = paused = overturned = overturned_illegal = 0
     hours = 0.0
     delays, verdict_frames, frame_times, busy, paced_runs = [], [], [], [], []
     failures = []
@@ -115,7 +121,7 @@ def main() -> int:
         n = 0
         while (hours * 60 < args.minutes) if args.minutes is not None else (n < args.videos):
             seed = args.first_seed + n
-            script = script_game(seed, turns=args.turns, bank=bank, idle=args.idle)
+            script = script_game(seed, turns=args.turns, bank=bank, idle=args.idle, pauses=args.pauses)
             video = render_video(script, Path(folder) / f"game-{seed}.avi", seed=seed, size=(width, height),
                                  fps=args.fps, bank=bank)
             run = watch(scanner, video, paced=False)
@@ -123,7 +129,11 @@ def main() -> int:
             exact += len(score.exact)
             turns += score.turns
             false += len(score.false)
+            overturned += len(score.overturned)
+            overturned_illegal += sum((shown.get("verdict") or {}).get("status") == "illegal"
+                                      for shown, _ in score.overturned)
             hours += video.seconds / 3600
+            paused += video.effects["pause"]
             frame_times += run["frame_seconds"]
             busy += [s for s in run["frame_seconds"] if s > 0.05]
             delays += score.delays
@@ -161,11 +171,14 @@ def main() -> int:
     worst_delay = max(delays) if delays else float("nan")
     print()
     print(f"load average at the end: {_load()}")
-    print(f"{n} videos (seeds {args.first_seed}-{args.first_seed + n - 1}, idle {args.idle:g}), {hours * 60:.1f} min of video at {width}x{height}, {args.fps:g} fps, {turns} turns")
+    print(f"{n} videos (seeds {args.first_seed}-{args.first_seed + n - 1}, idle {args.idle:g}, pauses {args.pauses:g}), "
+          f"{hours * 60:.1f} min of video at {width}x{height}, {args.fps:g} fps, {turns} turns ({paused} made in two parts)")
     print("| | measured | target |")
     print("|---|---|---|")
     print(f"| turns found exactly | {exact}/{turns} = {share:.1%} | >= {TARGETS['exact']:.0%} |")
     print(f"| false turns | {false} in {hours:.2f} h = {per_hour:.1f} per hour | <= {TARGETS['false_per_hour']:g} per hour |")
+    print(f"| verdicts shown at a pause, then overturned by the amend | {overturned} "
+          f"({overturned_illegal} shown ILLEGAL) | |")
     print(f"| delay, table still -> verdict (video time) | median {median_delay:.2f} s, worst {worst_delay:.2f} s "
           f"| <= {TARGETS['delay_s']:g} s |")
     if verdict_frames:

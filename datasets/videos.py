@@ -40,6 +40,9 @@ TILE_WIDTH_SHARE = 0.05
 SLOT_COLUMNS, SLOT_ROWS = 3, 5
 #: How long a player who thinks for a long while keeps the table still (seconds).
 IDLE_SECONDS = (30.0, 120.0)
+#: How long a player who stops mid-turn keeps their hands off the table (seconds): long enough
+#: for the table to settle and be judged, as short as a real pause to think.
+PAUSE_SECONDS = (1.5, 5.0)
 #: A still stretch this long or longer (an idle one) is filmed in pieces of a few seconds, each
 #: with its own chance of a flicker and a shake, so a long idle table meets as many as a busy
 #: one. (Shorter stretches are filmed as before, so the seeded videos stay the same.)
@@ -86,6 +89,8 @@ class Step:
     wait: float
     player: str | None = None
     hand_seconds: float = 2.0
+    #: A turn the player makes in two parts, hands off the table this many seconds between (0: one go).
+    pause: float = 0.0
 
 
 @dataclass
@@ -121,7 +126,7 @@ def _candidate_sets(available: Sequence[str]) -> list[tuple[str, ...]]:
 
 def script_game(seed: int, turns: int = 10, players: Sequence[str] = ("Ann", "Bob", "Cy"),
                 bank: dict[str, list[RealTile]] | None = None, turn_seconds: int = 20,
-                idle: float = 0.0) -> GameScript:
+                idle: float = 0.0, pauses: float = 0.0) -> GameScript:
     """A seeded game of ``turns`` turns: legal plays, an invalid set, a tile taken back, a slow
     turn, a draw, passing hands; every illegal play is then put back, as the referee says.
 
@@ -129,7 +134,9 @@ def script_game(seed: int, turns: int = 10, players: Sequence[str] = ("Ann", "Bo
     so a turn's verdict depends on that turn alone. ``idle`` is the chance that a player thinks
     for a long while (:data:`IDLE_SECONDS`) before the turn, as real games have: the long still
     stretches where a false turn would be invented if flicker or shake could make one. (With
-    ``idle=0`` a seed makes the same game as before the option existed.)
+    ``idle=0`` a seed makes the same game as before the option existed.) ``pauses`` is the
+    chance that a player makes a turn in two parts, hands off the table for a moment between
+    (:data:`PAUSE_SECONDS`): still one turn (``pauses=0``: the same game as without it).
     """
     rng = np.random.default_rng(seed)
     bank = bank if bank is not None else sample_tile_bank()
@@ -205,7 +212,8 @@ def script_game(seed: int, turns: int = 10, players: Sequence[str] = ("Ann", "Bo
             tiles = take_set()
             if tiles is not None and free:
                 place(tiles)
-        steps.append(Step("turn", dict(slots), wait=wait, player=player))
+        pause = float(rng.uniform(*PAUSE_SECONDS)) if pauses and rng.random() < pauses else 0.0
+        steps.append(Step("turn", dict(slots), wait=wait, player=player, pause=pause))
         if kind == "take_back" and not Counter(_all_tiles(before)) - Counter(_all_tiles(slots)):
             # The new set took back the very tile taken from the long set: a legal rearrangement,
             # nothing to put back (putting it back would be the next player's turn).
@@ -245,6 +253,25 @@ def _invalid_pair(bank: dict[str, list[RealTile]], used: Counter[str], rng: np.r
         a, b = (names[int(i)] for i in rng.choice(len(names), 2, replace=False))
         if a[0] != b[0] and a[1:] != b[1:]:
             return (a, b)
+
+
+def halfway(before: Slots, after: Slots) -> Slots | None:
+    """The table part-way through a turn from ``before`` to ``after``: the first changed set
+    done, or the first tiles of a set laid (None when the change is a single tile)."""
+    changed = sorted(s for s in set(before) | set(after) if before.get(s) != after.get(s))
+    part = dict(before)
+    if len(changed) >= 2:
+        if changed[0] in after:
+            part[changed[0]] = after[changed[0]]
+        else:
+            del part[changed[0]]
+        return part
+    if len(changed) == 1:
+        old, new = before.get(changed[0], ()), after.get(changed[0], ())
+        if new[:len(old)] == old and len(new) - len(old) >= 2:
+            part[changed[0]] = new[: len(old) + (len(new) - len(old)) // 2]
+            return part
+    return None
 
 
 def _all_tiles(slots: Slots) -> list[str]:
@@ -470,6 +497,12 @@ def render_video(script: GameScript, path: Path, *, seed: int, size: tuple[int, 
         x, y = table.slot_origin(slot)
         target = np.array([x + table.tile_width * 2, y + table.tile_width])
         seat = script.players.index(step.player) if step.player in script.players else int(rng.integers(len(script.players)))
+        part = halfway(before, step.after) if step.kind == "turn" and step.pause else None
+        if part is not None:
+            # the player lays part of the turn, takes their hand away for a moment, goes on
+            hand_over(target, seat, step.hand_seconds, part)
+            still(step.pause)
+            effects["pause"] += 1
         hand_over(target, seat, step.hand_seconds, step.after if step.kind in ("turn", "restore") else None)
         settled_at = frame_index / fps
         if step.kind == "pass":
@@ -551,6 +584,9 @@ class WatchScore:
     false: list[dict] = field(default_factory=list)  # reported turns no true turn explains
     delays: list[float] = field(default_factory=list)  # seconds from the table settling to the verdict
     delayed: list[tuple[int, float]] = field(default_factory=list)  # (truth turn number, delay), for the slowest
+    #: Verdicts shown at a pause and then replaced by an amend with another status: (shown, final
+    #: event). Only the final one is scored, but the shown one was seen (a false ILLEGAL, say).
+    overturned: list[tuple[dict, dict]] = field(default_factory=list)
 
     @property
     def turns(self) -> int:
@@ -561,13 +597,25 @@ def score_watch(events: Sequence[dict], truth: Sequence[TruthTurn]) -> WatchScor
     """Match the watch's turn events (``rummi watch --json`` objects) with the true turns.
 
     A turn is found *exactly* when the player, the tiles played, the verdict's status and its
-    violation codes are all the truth's.
+    violation codes are all the truth's. A turn reported again with ``amends`` (the player went
+    on after a pause) counts as the one turn it now is: its last report is the one scored, and
+    each earlier report whose status it changed is counted in ``overturned``.
     """
     score = WatchScore()
     open_truth = list(truth)
+    last_report: dict[int, dict] = {}
+    replaced: dict[int, list[dict]] = {}
     for event in events:
-        if event.get("event") not in ("turn", "uncertain") or "number" not in event:
-            continue
+        if event.get("event") in ("turn", "uncertain") and "number" in event:
+            earlier = last_report.pop(event["number"], None)  # an amended turn takes its latest place
+            if earlier is not None and "amends" in event:
+                replaced.setdefault(event["number"], []).append(earlier)
+            last_report[event["number"]] = event
+    for number, shown in replaced.items():
+        final = last_report[number]
+        status = (final.get("verdict") or {}).get("status")
+        score.overturned += [(e, final) for e in shown if (e.get("verdict") or {}).get("status") != status]
+    for event in last_report.values():
         at = event["time"] if event.get("drew") else event["settled_at"]
         near = [t for t in open_truth if t.drew == bool(event.get("drew")) and abs(t.settled_at - at) <= MATCH_SECONDS]
         if not near:

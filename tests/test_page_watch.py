@@ -113,6 +113,9 @@ def test_the_camera_finds_the_turn_and_the_game_records_it(browser, guarded, fil
         page.locator("#turn-clock").wait_for(state="visible")
         assert page.locator("#turn-player").inner_text() == "Ann's turn"
         assert page.locator("#turn-state").inner_text().lower() == "settled"
+        assert_clock_under_the_picture(page)
+        # The Read panel shows what the tracker read, not "Nothing read yet."
+        assert page.locator("#read-text").text_content() == "Table, as the camera reads it: 1: k3 k4 k5  2: b8 k8 o8 r8"
         assert not axe_problems(page)
 
         # A hand reaches in and lays r11 r12 r13; the page sees it move, then the new table.
@@ -128,8 +131,10 @@ def test_the_camera_finds_the_turn_and_the_game_records_it(browser, guarded, fil
         assert "No penalty" in verdict or "stands" in verdict, verdict
         assert page.locator("#turns li").first.inner_text().startswith("Ann: legal")
         assert page.locator("#turn-player").inner_text() == "Bob's turn"  # the clock moved on
+        assert "r11 r12 r13" in page.locator("#read-text").inner_text()
         screenshot(page, shots, "watch-phone")
         page.set_viewport_size(TABLET_LANDSCAPE)
+        assert_clock_under_the_picture(page)
         screenshot(page, shots, "watch-tablet-landscape")
         page.set_viewport_size(PHONE)
 
@@ -165,11 +170,39 @@ def test_the_camera_finds_the_turn_and_the_game_records_it(browser, guarded, fil
         page.locator("#ref-auto-stop").click()
         poll(page, "document.querySelector('#status-text').textContent.startsWith('Stopped watching')", 10)
         assert not page.locator("#ref-auto").is_checked() and page.locator("#ref-auto-stop").is_hidden()
+        assert page.locator("#stage > #turn-clock").count() == 1  # by hand, the clock is over the picture again
         with guarded.client() as client:
             assert client.get(f"/api/v1/watch/{session}").status_code == 404
             stored = client.get(f"/api/v1/games/{game_id}").json()
             assert [t["player"] for t in stored["turns"]] == ["Ann", "Bob"] and stored["turns"][1]["drew"]
         assert not page.locator("#capture").is_disabled()
+
+
+def assert_clock_under_the_picture(page) -> None:
+    """Watching, the clock hides no part of the camera's picture: it sits below it."""
+    clock, stage = page.locator("#turn-clock").bounding_box(), page.locator("#stage").bounding_box()
+    assert clock and stage and clock["y"] >= stage["y"] + stage["height"] - 0.5, (clock, stage)
+
+
+def amended_turn(at: float) -> dict:
+    """Ann went on after the pause: turn 1 again, r5 r6 r7 laid, legal, as the tracker reports it."""
+    from rummi.engine.notation import parse_tiles
+    from rummi.engine.referee import judge_turn
+
+    before = [parse_tiles("k3 k4 k5")]
+    after = [parse_tiles("k3 k4 k5"), parse_tiles("r5 r6 r7")]
+    verdict = judge_turn(before, after, opened=True, rules="pressman_us_2009", seconds=9.0)
+    return {"event": "turn", "time": at, "number": 1, "amends": 1, "player": "Ann",
+            "before": [[str(t) for t in s] for s in before], "after": [[str(t) for t in s] for s in after],
+            "played": [str(t) for t in verdict.played], "seconds": 9.0, "started": 0.0, "first_hand": None,
+            "settled_at": at, "drew": False, "opened": True, "verdict": verdict.to_dict(), "game_turn": 4}
+
+
+def unjudged_amend(at: float) -> dict:
+    """Ann went on after the pause and the tracker could not judge that reading: no verdict."""
+    event = {**amended_turn(at), "event": "uncertain", "reason": "the reading cannot be judged: too many tiles"}
+    del event["verdict"], event["played"], event["game_turn"]
+    return event
 
 
 def uncertain_turn(at: float) -> dict:
@@ -188,14 +221,16 @@ def uncertain_turn(at: float) -> dict:
     return {"event": "uncertain", "time": at, "number": 1, "player": "Ann",
             "before": [[str(t) for t in s] for s in before], "after": [[str(t) for t in s] for s in after],
             "played": [str(t) for t in verdict.played], "seconds": 4.2, "started": 0.0, "first_hand": None,
-            "settled_at": at, "drew": False, "opened": True, "verdict": verdict.to_dict(), "depends_on": depends_on}
+            "settled_at": at, "drew": False, "opened": True, "verdict": verdict.to_dict(), "depends_on": depends_on,
+            "game_turn": 4}
 
 
 def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, guarded, film) -> None:
     # The service's answer to one frame, once the table is read, also carries an uncertain turn
-    # (reading a tile unsure on purpose is not something a test can ask of the models).
+    # (reading a tile unsure on purpose is not something a test can ask of the models), and a
+    # later one the turn amended (Ann went on after a pause), which replaces it in the list.
     # The first frame meets a busy service (503): the page loses that frame and goes on watching.
-    injected, refused = [], []
+    injected, refused, amend = [], [], []
 
     def answer(route) -> None:
         if not refused:
@@ -208,6 +243,9 @@ def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, g
             if response.status == 200 and body.get("state") == "settled" and not injected:
                 injected.append(uncertain_turn(body["time"]))
                 body["events"].append(injected[0])
+            elif response.status == 200 and 0 < len(injected) <= len(amend):
+                injected.append((unjudged_amend if len(injected) == 1 else amended_turn)(body["time"]))
+                body["events"].append(injected[-1])
             route.fulfill(response=response, json=body)
         except PlaywrightError:
             pass  # a frame still in flight when the test closes the page
@@ -219,13 +257,33 @@ def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, g
         page.locator("#modes [data-mode='referee']").click()
         page.locator("#players").fill("Ann, Bob")
         page.locator("#new-match button[type='submit']").click()
-        page.locator("#ref-auto").check()
+        # Amending a pause is the session's setting, sent when watching starts (and fixed then).
+        page.locator("#ref-amend").uncheck()
+        with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/v1/watch")) as started:
+            page.locator("#ref-auto").check()
+        assert started.value.post_data_json["amend_pauses"] is False
         page.wait_for_function("document.querySelectorAll('#turns li').length === 1", timeout=60_000)
+        assert page.locator("#ref-amend").is_disabled() and not page.locator("#ref-amend").is_checked()
         verdict = page.locator("#verdict").inner_text()
-        assert "Turn 1, Ann: not sure, check tiles o7 (or r4, r7, J)" in verdict, verdict
+        # The session's turn 1 is the game's turn 4 (three were recorded before watching began):
+        # the page shows the game's number and replaces that turn when the tracker amends its 1.
+        assert "Turn 4, Ann: not sure, check tiles o7 (or r4, r7, J)" in verdict, verdict
         assert "ILLEGAL" not in verdict.upper().replace("NOT SURE", "") and "Penalty" not in verdict, verdict
         listed = page.locator("#turns li").first.inner_text()
         assert listed.startswith("Ann: not sure") and "check tiles o7" in listed, listed
         assert "not sure, check tiles o7" in page.locator("#status-text").inner_text()
         assert len(refused) == 1  # the turn above came after the refused frame: watching went on
+        # Ann goes on after a pause, but that reading cannot be judged: her turn as listed stands.
+        amend.append(True)
+        page.wait_for_function("document.querySelector('#verdict').textContent.includes('check the table')", timeout=30_000)
+        assert page.locator("#turns li").count() == 1
+        listed = page.locator("#turns li").first.inner_text()
+        assert "check tiles o7" in listed and "played o7 r5 r6" in listed, listed  # the first part's turn
+        # Then the tracker amends turn 1 again, judged this time, and the page replaces it.
+        amend.append(True)
+        page.wait_for_function("document.querySelector('#verdict').textContent.includes('after a pause): LEGAL')",
+                               timeout=30_000)
+        assert page.locator("#turns li").count() == 1
+        assert page.locator("#turns li").first.inner_text().startswith("Ann: legal")
+        assert "Turn 4, Ann (went on after a pause): LEGAL" in page.locator("#verdict").inner_text()
         page.locator("#ref-auto-stop").click()

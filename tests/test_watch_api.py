@@ -16,6 +16,7 @@ from rummi.datasets.videos import TableView, draw_hand, sample_tile_bank
 SIZE = (640, 360)
 START = {0: ("k3", "k4", "k5"), 4: ("b8", "k8", "o8", "r8")}
 PLAYED = {0: ("k3", "k4", "k5"), 4: ("b8", "k8", "o8", "r8"), 2: ("r11", "r12", "r13")}
+HALFWAY = {**START, 2: ("r11", "r12")}  # a player who stops for a moment, then adds r13
 
 
 @pytest.fixture(scope="module")
@@ -27,13 +28,19 @@ def frames() -> dict[str, list[bytes]]:
         return cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
 
     entry = np.array([SIZE[0] * 0.5, SIZE[1] + 20.0])
-    hand = []
-    for k in range(8):
-        tip = entry + (np.array([150.0 + 12 * np.sin(k * 2.1), 60.0]) - entry) * np.sin(np.pi * (k + 0.5) / 8)
-        image = view.draw(START if k < 4 else PLAYED).copy()
-        draw_hand(image, entry, tip, SIZE[0] / 1280)
-        hand.append(jpeg(image))
-    return {"start": [jpeg(view.draw(START))], "hand": hand, "played": [jpeg(view.draw(PLAYED))]}
+
+    def hand(before, after) -> list[bytes]:
+        out = []
+        for k in range(8):
+            tip = entry + (np.array([150.0 + 12 * np.sin(k * 2.1), 60.0]) - entry) * np.sin(np.pi * (k + 0.5) / 8)
+            image = view.draw(before if k < 4 else after).copy()
+            draw_hand(image, entry, tip, SIZE[0] / 1280)
+            out.append(jpeg(image))
+        return out
+
+    return {"start": [jpeg(view.draw(START))], "hand": hand(START, PLAYED), "played": [jpeg(view.draw(PLAYED))],
+            "hand_halfway": hand(START, HALFWAY), "halfway": [jpeg(view.draw(HALFWAY))],
+            "hand_rest": hand(HALFWAY, PLAYED)}
 
 
 def _post(client, session: str, frame: bytes, at: float):
@@ -41,10 +48,12 @@ def _post(client, session: str, frame: bytes, at: float):
                        files={"frame": ("frame.jpg", frame, "image/jpeg")})
 
 
-def _play(client, session: str, frames, *, start: float = 0.0) -> tuple[list[dict], float]:
-    """Two seconds of still table, a hand that plays a set, two and a half seconds still."""
+def _play(client, session: str, frames, *, start: float = 0.0, pause: bool = False) -> tuple[list[dict], float]:
+    """Two seconds of still table, a hand that plays a set, two and a half seconds still (with
+    ``pause``, the hand lays two tiles, leaves for two seconds, and comes back to add the third)."""
     events, at = [], start
-    script = [frames["start"][0]] * 10 + frames["hand"] + [frames["played"][0]] * 13
+    hand = frames["hand_halfway"] + [frames["halfway"][0]] * 10 + frames["hand_rest"] if pause else frames["hand"]
+    script = [frames["start"][0]] * 10 + hand + [frames["played"][0]] * 13
     for frame in script:
         answer = _post(client, session, frame, round(at, 2))
         assert answer.status_code == 200, answer.text
@@ -101,6 +110,52 @@ def test_each_turn_is_recorded_in_the_stored_game(api_server, frames):
 
 
 @pytest.mark.slow
+def test_a_turn_amended_after_a_pause_is_one_turn_in_the_stored_game(api_server, frames):
+    with api_server.client() as client:
+        game = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()
+        created = client.post("/api/v1/watch", json={"game": game["id"]})
+        events, _ = _play(client, created.json()["session"], frames, pause=True)
+        turns = [e for e in events if e["event"] in ("turn", "uncertain") and "number" in e]
+        assert [(t["number"], t.get("amends"), t["recorded"]) for t in turns] == [(1, None, True), (1, 1, True)], turns
+        stored = client.get(f"/api/v1/games/{game['id']}").json()
+        assert len(stored["turns"]) == 1 and stored["next_player"] == "Bob"
+        assert sorted(stored["turns"][0]["verdict"]["played"]) == ["r11", "r12", "r13"]
+        assert stored["turns"][0]["verdict"] == turns[1]["verdict"] and turns[1]["verdict"]["opens"]
+
+
+@pytest.mark.slow
+def test_a_session_can_turn_amending_off(api_server, frames):
+    """Where two players in a row sit at one side of the table, every settled change is a turn."""
+    with api_server.client() as client:
+        created = client.post("/api/v1/watch", json={"players": ["Ann", "Bob"], "opened": ["Ann", "Bob"],
+                                                     "amend_pauses": False})
+        assert created.status_code == 201 and created.json()["amend_pauses"] is False
+        events, _ = _play(client, created.json()["session"], frames, pause=True)
+        turns = [e for e in events if e["event"] in ("turn", "uncertain") and "number" in e]
+        assert [(t["number"], t["player"], t.get("amends")) for t in turns] == [(1, "Ann", None), (2, "Bob", None)]
+
+
+@pytest.mark.slow
+def test_a_turn_amended_in_a_game_that_already_has_turns_replaces_the_right_one(api_server, frames):
+    """The session numbers its turns from 1, the game had one already: the amend replaces the
+    game's turn 2 (the one this session recorded), and the first part is not left behind."""
+    with api_server.client() as client:
+        game = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()
+        drew = client.post(f"/api/v1/games/{game['id']}/turns", json={"after": "", "drew": 1})
+        assert drew.status_code == 200, drew.text
+        created = client.post("/api/v1/watch", json={"game": game["id"]})
+        assert created.json()["next_player"] == "Bob"
+        events, _ = _play(client, created.json()["session"], frames, pause=True)
+        turns = [e for e in events if e["event"] in ("turn", "uncertain") and "number" in e]
+        assert [(t["number"], t.get("amends"), t["recorded"], t.get("game_turn")) for t in turns] == [
+            (1, None, True, 2), (1, 1, True, 2)], turns
+        stored = client.get(f"/api/v1/games/{game['id']}").json()
+        assert [(t["number"], t["player"]) for t in stored["turns"]] == [(1, "Ann"), (2, "Bob")]
+        assert sorted(stored["turns"][1]["verdict"]["played"]) == ["r11", "r12", "r13"]
+        assert stored["turns"][1]["verdict"] == turns[1]["verdict"] and stored["next_player"] == "Ann"
+
+
+@pytest.mark.slow
 def test_the_tracker_keeps_recording_when_the_games_order_has_moved_on(api_server, frames):
     """A game enforces its order by default; the tracker owns the order of what it watches (it saw
     every change, also one it could not judge and so did not record), so its turn is recorded
@@ -120,6 +175,27 @@ def test_the_tracker_keeps_recording_when_the_games_order_has_moved_on(api_serve
         assert turn["player"] == "Ann" and turn["recorded"] is True, turn
         stored = client.get(f"/api/v1/games/{game['id']}").json()
         assert [t["player"] for t in stored["turns"]] == ["Ann", "Ann"]
+
+
+@pytest.mark.slow
+def test_a_game_deleted_while_watched_ends_the_session_clearly(api_server, frames):
+    from rummi.api.storage import GameStore
+
+    with api_server.client() as client:
+        game = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).json()
+        session = client.post("/api/v1/watch", json={"game": game["id"]}).json()["session"]
+        with GameStore.open(f"sqlite:///{api_server.workdir / 'games.db'}") as store:
+            store.delete(game["id"])  # by the organiser, from another process
+        answers, at = [], 0.0
+        for frame in [frames["start"][0]] * 10 + frames["hand"] + [frames["played"][0]] * 13:
+            answers.append(_post(client, session, frame, round(at, 2)))
+            at += 0.2
+            if answers[-1].status_code != 200:
+                break
+        gone = answers[-1]
+        assert gone.status_code == 404, gone.text
+        assert f"game {game['id']} no longer exists" in gone.json()["detail"] and "stopped" in gone.json()["detail"]
+        assert client.get(f"/api/v1/watch/{session}").status_code == 404  # the session has ended
 
 
 def test_a_frame_that_comes_while_one_is_read_is_skipped(api_server, frames):

@@ -113,3 +113,28 @@ def test_the_annotated_video_is_written(watched):
         capture.release()
     assert ok and frame.shape[:2] == (540, 960)
     assert frames == video.frames
+
+
+def test_a_paused_turn_is_filmed_in_two_parts_and_scored_as_one():
+    from rummi.datasets.videos import TruthTurn, halfway
+
+    before = {0: ("k3", "k4", "k5")}
+    # a new set: its first tile laid before the pause; a set taken apart and another laid:
+    # the first change done; a single tile added: nothing to split
+    assert halfway(before, {**before, 2: ("o1", "o2", "o3")}) == {**before, 2: ("o1",)}
+    assert halfway({0: ("k3", "k4", "k5", "k6")}, {0: ("k3", "k4", "k5"), 2: ("o1", "o2", "o3")}) == {0: ("k3", "k4", "k5")}
+    assert halfway(before, {0: ("k3", "k4", "k5", "k6")}) is None
+    bank = sample_tile_bank()
+    assert script_game(101, bank=bank) == script_game(101, bank=bank, pauses=0.0)  # the same videos as before
+    assert any(step.pause for step in script_game(101, bank=bank, pauses=0.5).steps)
+    truth = [TruthTurn(1, "Ann", ("o1", "o2", "o3"), "legal", (), 20.0, False)]
+    first = {"event": "turn", "number": 1, "player": "Ann", "played": ["o1"], "settled_at": 14.0,
+             "time": 15.0, "verdict": {"status": "illegal", "violations": [{"code": "invalid_set"}]}}
+    amended = {**first, "amends": 1, "played": ["o1", "o2", "o3"], "settled_at": 20.0, "time": 21.0,
+               "verdict": {"status": "legal", "violations": []}}
+    score = score_watch([first, amended], truth)
+    assert score.exact == [1] and not score.false and not score.wrong and score.delays == [1.0]
+    assert score.overturned == [(first, amended)]  # the ILLEGAL shown at the pause is counted apart
+    assert score_watch([first, {**amended, "verdict": first["verdict"]}], truth).overturned == []
+    score = score_watch([first], truth)  # not amended: the first part is a false turn, the turn missed
+    assert score.exact == [] and len(score.false) == 1 and score.missed == [1]

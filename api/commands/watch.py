@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--paced", action="store_true", help="play a video file at its own speed, as a camera")
     parser.add_argument("--settle", type=float, default=None, metavar="SECONDS",
                         help="how long the table must stay still before a reading counts (default 0.5)")
+    parser.add_argument("--no-amend", action="store_true",
+                        help="every settled change is a turn of its own (where two players in a row sit on one "
+                        "side of the table); by default a change by the same hand after a pause amends the turn")
     parser.add_argument("--models", type=Path, default=None, help="folder with tile-finder/ and tile-reader/")
     parser.set_defaults(func=handle)
 
@@ -76,7 +79,8 @@ def _watch(args: argparse.Namespace, source: Any, players: tuple[str, ...], rule
     from rummi.vision.watch.drawing import WatchVideo
 
     scanner = Scanner.load(args.models)
-    settings = WatchSettings() if args.settle is None else WatchSettings(settle_seconds=args.settle)
+    settings = WatchSettings(amend_same_side=not args.no_amend,
+                             **({} if args.settle is None else {"settle_seconds": args.settle}))
     tracker = TurnTracker(
         scanner, players, rules, opened=opened, first_player=first,
         settings=settings, on_turn=record.add if record is not None else None, clock=time.perf_counter,
@@ -106,7 +110,7 @@ def _watch(args: argparse.Namespace, source: Any, players: tuple[str, ...], rule
                         events += _draw(tracker, frame.time)
                 events += tracker.process(frame.image, frame.time)
                 for event in events:
-                    turns += event.is_turn
+                    turns += event.is_turn and "amends" not in event.data  # an amended turn is the same turn
                     _show(event, args.json)
                 if video is not None:
                     video.write(frame.image, tracker, frame.time)
@@ -161,7 +165,7 @@ def describe_event(data: dict[str, Any]) -> str | None:
     if kind == "disturbed":
         return at + f"tiles hidden ({data['lost']} tiles out of sight): waiting" if data["reason"] == "tiles hidden" else None
     verdict = data.get("verdict")
-    head = at + f"turn {data['number']}, {data['player']}"
+    head = at + f"turn {data['number']}, {data['player']}" + (" (went on: amended)" if "amends" in data else "")
     if data.get("drew"):
         head += f" drew ({data['seconds']:g} s)"
     else:
@@ -176,6 +180,8 @@ def describe_event(data: dict[str, Any]) -> str | None:
         lines.append(f"           undecided: check {unsure} before any penalty")
     elif verdict["violations"]:
         lines.append(f"           consequence: {verdict['consequence']['text']}")
+    if data.get("recorded") is False:
+        lines.append(f"           not recorded in the game: {data.get('record_error')}")
     return "\n".join(lines)
 
 
@@ -202,29 +208,28 @@ class _Keys:
 
 
 class _GameRecorder:
-    """Writes each judged turn into a stored game, judged again by the record's own referee
-    (same tables, same preset, same opened players: the same verdict)."""
+    """Writes each judged turn into a stored game through the service's own
+    :class:`api.watch_records.WatchedGameRecorder` (the game's lock; an amend replaces only the
+    turn this watch recorded, and only while it is the game's last and its player's)."""
 
     def __init__(self, store: Any, game_id: int) -> None:
-        self.store = store
+        from rummi.api.errors import GameNotFoundError
+        from rummi.api.game_records import GameRecords
+        from rummi.api.watch_records import WatchedGameRecorder
+
+        self.records = GameRecords(store)
         self.game_id = game_id
-        self.game = store.load(game_id)
+        try:
+            self.game = self.records.load(game_id)
+        except GameNotFoundError as error:
+            raise RummiError(f"{error} in the database (--db)") from None
+        self._recorder = WatchedGameRecorder(self.records, game_id, self.game.edition)
 
     def add(self, event: Any) -> None:
-        from rummi.engine.notation import parse_sets
-
-        data = event.data
-        if "verdict" not in data:
-            return  # a reading the referee could not use: nothing to record
-        before = parse_sets(" | ".join(" ".join(s) for s in data["before"]), self.game.edition)
-        after = parse_sets(" | ".join(" ".join(s) for s in data["after"]), self.game.edition)
-        turn = self.game.play(data["player"], before, after, drew=1 if data["drew"] else 0,
-                              seconds=data["seconds"], uncertain=event.spots)
-        self.store.add_turn(self.game_id, turn)
-        data["recorded"] = True
+        self._recorder.add(event)
 
     def close(self) -> None:
-        self.store.close()
+        self.records.close()
 
 
 def _game_setup(args: argparse.Namespace) -> tuple[tuple[str, ...], Any, list[str], str | None, _GameRecorder | None]:

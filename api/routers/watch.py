@@ -12,17 +12,17 @@ stored game. docs/watch.md describes every field.
 from __future__ import annotations
 
 import logging
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import anyio.to_thread
 from fastapi import APIRouter, File, Path, Query, Request, UploadFile
 from pydantic import Field
 from rummi.api.access import join_code_of
 from rummi.api.deps import GamesDep, InferenceDep, SettingsDep
-from rummi.api.errors import FieldError, GameConflictError, UnsupportedMediaError
+from rummi.api.errors import FieldError, UnsupportedMediaError
 from rummi.api.routers.photos import PHOTO_ERRORS, PHOTO_TYPES, decode_for_scan
 from rummi.api.schemas import ERRORS, Model, PlayerName, RulesChoice
-from rummi.api.storage import StorageError
+from rummi.api.watch_records import WatchedGameGoneError, WatchedGameRecorder
 from rummi.api.watch_sessions import (
     STALE_SECONDS,
     WatchSession,
@@ -30,7 +30,6 @@ from rummi.api.watch_sessions import (
     WatchSessions,
     WatchSessionsFullError,
     check_time,
-    tables_of,
 )
 from rummi.engine.errors import RummiError
 from rummi.engine.rules import get_rules
@@ -53,6 +52,9 @@ class WatchCreate(Model):
     first: PlayerName | None = Field(default=None, description="Who plays the first watched turn.")
     game: int | None = Field(default=None, ge=1, le=2**63 - 1,
                              description="Record every turn into this stored game (players and rules come from it).")
+    amend_pauses: bool = Field(default=True, description="A change by the same player's hand soon after their "
+                               "turn settled amends that turn (a pause mid-turn). Off where two players in a "
+                               "row sit at one side of the table: every settled change is then a turn.")
 
 
 class WatchState(Model):
@@ -60,6 +62,7 @@ class WatchState(Model):
     players: list[str]
     rules: str
     game: int | None
+    amend_pauses: bool
     state: str = Field(description="starting, settled, disturbed or settling.")
     next_player: str
     turns: int
@@ -143,25 +146,11 @@ async def start(body: WatchCreate, request: Request, inference: InferenceDep, ga
     edition = get_rules(rules).edition
     scanner = await inference.scan(inference.scanner.get)  # loads the models on first use
 
-    def record(game_id: int, event: Any) -> None:
-        data = event.data
-        if "verdict" not in data:
-            return
-        try:
-            before, after = tables_of(data, edition)
-            # The tracker owns the order: it saw every change, also one it could not judge (and
-            # so did not record); the game's own order check would refuse every turn after it.
-            games.play(game_id, after, player=data["player"], before=before, drew=1 if data["drew"] else 0,
-                       seconds=data["seconds"], uncertain=event.spots, check_order=False)
-            data["recorded"] = True
-        except (RummiError, StorageError, GameConflictError) as error:
-            log.warning("watch: turn not recorded in game %s: %s", game_id, error)
-            data["recorded"] = False
-            data["record_error"] = str(error)
+    record = WatchedGameRecorder(games, body.game, edition).add if body.game is not None else None
 
     try:
         session = get_sessions(request).create(scanner, players, rules, opened=opened, first=first,
-                                               game_id=body.game, record=record)
+                                               game_id=body.game, record=record, amend_pauses=body.amend_pauses)
     except RummiError as error:
         raise FieldError("players", error) from None
     except WatchSessionsFullError as error:
@@ -196,6 +185,8 @@ async def frame(
 
     try:
         events = await inference.scan(work)
+    except WatchedGameGoneError as error:
+        _end_gone(request, session, error)
     finally:
         session.busy.release()
     session.keep(events)
@@ -212,9 +203,23 @@ async def draw(session_id: SessionId, request: Request,
         with session.busy:
             return session.tracker.record_draw(when).to_json()
 
-    event = await anyio.to_thread.run_sync(work)
+    try:
+        event = await anyio.to_thread.run_sync(work)
+    except WatchedGameGoneError as error:
+        _end_gone(request, session, error)
     session.keep([event])
     return FrameAnswer(**session.summary(), processed=True, time=when, events=[event])
+
+
+def _end_gone(request: Request, session: WatchSession, error: WatchedGameGoneError) -> NoReturn:
+    """The game this session records into was deleted: nothing more can be recorded, so the
+    session ends, and the frame (or draw) is answered 404 saying so, which stops the page."""
+    log.warning("watch: %s", error)
+    try:
+        get_sessions(request).end(session.id)
+    except WatchSessionNotFoundError:
+        pass  # ended meanwhile
+    raise HTTPException(status_code=404, detail=str(error))
 
 
 @router.get("/{session_id}", response_model=SessionOut, summary="A session's state and every event so far")

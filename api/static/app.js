@@ -372,17 +372,31 @@ function setLive(on) {
 }
 
 // The automatic referee (referee.js) takes the camera: Live mode's own scans stop, the video
-// shows, and pictures come from the camera only.
+// shows, and pictures come from the camera only. The turn's clock leaves the picture for the
+// row under it (over the picture it hid the tiles at the top of the table the camera reads).
 function watchCamera(on) {
+  const clock = $("#turn-clock");
   if (on) {
     setLive(false);
     showVideo();
     stageNote("The camera is watching the table: keep it still.");
-  } else if (state.showingVideo) {
-    stageNote(state.stream ? "Point at the table and press Capture, or turn on Live." : "");
+    $("#stage").after(clock);
+  } else {
+    if (state.showingVideo) stageNote(state.stream ? "Point at the table and press Capture, or turn on Live." : "");
+    $("#stage").append(clock);
+    showReadText();
   }
   $("#live").disabled = on;
   $("#pick-file").disabled = on;
+}
+
+// While watching, the Read panel shows the table as the tracker last read it settled (the
+// service's reading, set by set; no tile to correct here: corrections go with a photo).
+function watchedTable(sets) {
+  const text = sets.map((set, n) => `${n + 1}: ${set.join(" ")}`).join("  ");
+  $("#read-text").textContent = sets.length ? `Table, as the camera reads it: ${text}` : "The camera has not read the table yet.";
+  $("#tile-list").replaceChildren();
+  $("#save-corrections").disabled = true;
 }
 
 // ---- corrections --------------------------------------------------------------------------------
@@ -673,6 +687,7 @@ function init() {
     capture,
     grabFrame,
     watching: watchCamera,
+    watchedTable,
   });
   loadPresets();
   startCamera();

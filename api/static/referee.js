@@ -306,6 +306,7 @@ function showState() {
   $("#ref-after").hidden = $("#ref-before").hidden = $("#ref-rack-box").hidden = auto;
   $("#ref-auto").checked = auto;
   $("#ref-auto-stop").hidden = !auto;
+  $("#ref-amend").disabled = auto; // a session's setting: stop and start again to change it
   $("#ref-auto-state").hidden = !auto;
   $("#turn-state").hidden = !auto;
   $("#ref-help").textContent = auto
@@ -387,7 +388,7 @@ async function startWatching() {
   say("Starting to watch the table…");
   try {
     const g = await match.ensureGame();
-    const out = await watch.start(g.id, watchHooks);
+    const out = await watch.start(g.id, watchHooks, { amendPauses: $("#ref-amend").checked });
     g.turn = null; // the clock starts when the camera has read the table
     match.save();
     watchReason = null;
@@ -482,6 +483,8 @@ function showWatch(out) {
   $("#ref-auto-state").textContent = out.state === "settled" ? `Settled: ${tiles} tiles read, the table is still.` : long;
   $("#ref-auto-state").dataset.state = out.state;
   $("#turn-state").textContent = short;
+  page.watchedTable(out.table);
+  $("#ref-amend").checked = out.amend_pauses;
   const g = game(), t = turn();
   if (!g) return;
   if (out.turn_started === null) {
@@ -511,19 +514,36 @@ function watchedTurn(event, out) {
   const verdict = event.verdict || { status: "uncertain", played: [], violations: [], opens: false, consequence: null };
   const consequence = verdict.consequence || {};
   const left = consequence.restore_table ? event.before : event.after;
-  match.recordTurn({
-    game: { next_player: out.next_player, table: left },
-    turn: { number: event.number, player: event.player, seconds: event.seconds, drew: event.drew, verdict },
-  });
   const g = game();
-  if (unsure) g.turns[g.turns.length - 1].why = checkText(event);
-  match.save();
+  // The tracker numbers the session's turns from 1; the game's list holds every turn of the
+  // game. Each watched turn keeps the session and the tracker's number it came as, so an amend
+  // replaces the very turn it amends (and only one this session showed), never another.
+  const last = g.turns[g.turns.length - 1];
+  const replaces = Boolean(event.amends && last && last.watched === event.amends && last.session === out.session);
+  // An amend that could not be judged changes nothing: the first part's verdict stands (the
+  // tracker and the game's record keep it too); only the note below says to check the table.
+  const keepsFirstPart = Boolean(event.amends && !event.verdict);
+  if (replaces && !keepsFirstPart) {
+    // The player went on after a pause: the turn shown at the pause is replaced, not added to.
+    g.turns.pop();
+    if (!event.opened) delete g.opened[event.player];
+  }
+  const number = event.game_turn || (replaces ? last.number : g.turns.length + (keepsFirstPart ? 0 : 1));
+  if (!keepsFirstPart) {
+    match.recordTurn({
+      game: { next_player: out.next_player, table: left },
+      turn: { number, player: event.player, seconds: event.seconds, drew: event.drew, verdict },
+    });
+    Object.assign(g.turns[g.turns.length - 1], { watched: event.number, session: out.session });
+    if (unsure) g.turns[g.turns.length - 1].why = checkText(event);
+    match.save();
+  }
   const played = verdict.played || [];
   const what = event.drew ? "drew a tile" : played.length ? `played ${played.join(" ")}` : "played nothing";
   const title = unsure ? checkText(event) : verdict.status.toUpperCase();
   const box = $("#verdict");
   box.replaceChildren(el("p", { class: `verdict ${unsure ? "unsure" : verdict.status === "legal" ? "ok" : "bad"}` },
-    `Turn ${event.number}, ${event.player}: ${title}`));
+    `Turn ${number}, ${event.player}${event.amends ? " (went on after a pause)" : ""}: ${title}`));
   box.append(el("p", {}, event.drew ? "Drew a tile" : "Played: ", played.length ? tilesText(played.join(" ")) : event.drew ? "" : "nothing",
     ` · ${event.seconds} s`));
   if (unsure) {
@@ -540,7 +560,7 @@ function watchedTurn(event, out) {
     box.append(el("p", { class: "unsure-note" }, `Not in the game's record: ${event.record_error}`));
   }
   lastVerdict = null;
-  say(`Turn ${event.number}: ${event.player} ${what}, ${unsure ? checkText(event) : verdict.status} (${event.seconds} s).`, { error: event.recorded === false });
+  say(`Turn ${number}: ${event.player} ${what}, ${unsure ? checkText(event) : verdict.status} (${event.seconds} s).`, { error: event.recorded === false });
   showState();
 }
 

@@ -44,10 +44,11 @@ function end() {
 
 // hooks: grab() -> a JPEG Blob of the camera now; answer(out) for every answer; failed(error)
 // when the session can go on no longer (it was stopped here first).
-export async function start(gameId, hooks) {
+// amendPauses: a change by the same player's hand soon after their turn settled amends it.
+export async function start(gameId, hooks, { amendPauses = true } = {}) {
   end();
   const started = performance.now();
-  const out = await api("/watch", { game: gameId });
+  const out = await api("/watch", { game: gameId, amend_pauses: amendPauses });
   begin(out.session, gameId, started, hooks);
   return out;
 }

@@ -180,6 +180,31 @@ class GameStore:
                     (game_id, request_key, turn.number),
                 )
 
+    def replace_last_turn(self, game_id: int, turn: Turn) -> None:
+        """Put ``turn`` in the place of the game's last stored turn, which has its number.
+
+        For a watched table: a player who paused mid-turn and went on made one turn, judged
+        again on the whole change. Only the last turn of a game still being played can change,
+        and only by a turn of the same player.
+        """
+        with self.db.transaction() as tx:
+            row = tx.execute("SELECT turn_count, finished_at FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise StorageError(f"no game {game_id}")
+            if row[1] is not None:
+                raise StorageError(f"game {game_id} is over; its turns stay as they are")
+            if int(row[0]) != turn.number:
+                raise StorageError(f"game {game_id}'s last turn is number {row[0]}, not {turn.number}")
+            player = tx.execute("SELECT player FROM turns WHERE game_id = ? AND number = ?",
+                                (game_id, turn.number)).fetchone()
+            if player is None or player[0] != turn.player:
+                # One player's turn never takes the place of another's, whoever asks.
+                raise StorageError(f"game {game_id}'s turn {turn.number} is {player[0] if player else 'nobody'}'s, "
+                                   f"not {turn.player}'s")
+            tx.execute("DELETE FROM turns WHERE game_id = ? AND number = ?", (game_id, turn.number))
+            tx.execute("UPDATE games SET turn_count = turn_count - 1 WHERE id = ?", (game_id,))
+            _insert_turn(tx, game_id, turn)
+
     def turn_for_request(self, game_id: int, request_key: str) -> int | None:
         """The number of the turn recorded for this Idempotency-Key, if one was."""
         row = self.db.query_one(

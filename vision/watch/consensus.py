@@ -4,9 +4,12 @@ One scan can miss a tile under glare or misread it once; a player must never be 
 that. So while the table is still, several scans are kept and each tile is followed from scan
 to scan by where it lies (a tile does not move on a still table). A tile counts only when it
 was seen in every one of the last ``min_scans`` scans (or of those around one odd scan, a
-frame smeared by a small shake); a tile seen now and then (a flicker) never counts. When the scans do not agree after ``max_scans``, the majority decides, and a tile
-whose reading still varies, or is read with low confidence, is marked uncertain: the referee
-then tries its other readings before it accuses anyone.
+frame smeared by a small shake); a tile seen now and then (a flicker) never counts. When the scans do not agree after ``max_scans``, the majority decides (each scan's
+vote weighed by the reader's confidence), and a tile read with low confidence, or surely read
+as something else in another scan, is marked uncertain: the referee then tries its other
+readings before it accuses anyone. One scan's unsure read of a tile the others read surely
+makes no doubt (a referee must not hedge over a glint in one frame); two contrary reads, sure
+or not, always do.
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ from rummi.vision.scanner import UNCERTAIN_BELOW, ScanResult
 
 #: Two detections are the same tile when their centres are closer than this, in tile widths.
 SAME_TILE = 0.5
+#: A tile read as something else this many times (sure or not) is uncertain whatever the
+#: confidence of the winning reads: one unsure contrary read is a glint, two are a doubt.
+CONTRARY_READS = 2
 
 
 @dataclass
@@ -126,8 +132,8 @@ class ReadingWindow:
         them, each read the same way every time. Or, when one scan among the last
         ``min_scans + 1`` (not the newest) is the odd one out, the others agree that way: one
         frame smeared by a small shake or caught by a glint then costs no more scans (the
-        verdict would wait for two more still scans otherwise), and a tile it read otherwise is
-        marked uncertain, as any tile whose reading varies is.
+        verdict would wait for two more still scans otherwise), and a tile it read otherwise,
+        and surely, is marked uncertain (an unsure odd read is outvoted and forgotten).
         """
         if self._scans < self.min_scans:
             return None
@@ -159,15 +165,23 @@ class ReadingWindow:
         if not tracks:
             empty = TileDetections.empty()
             return Reading(found=empty, layout=lay_out(empty, "table"), uncertain=())
-        labels, read_confidence, find_confidence, unsure = [], [], [], []
+        labels, read_confidence, find_confidence = [], [], []
+        doubted: set[int] = set()
         for track in tracks:
             votes = [(tile, c, f) for n, tile, c, f in zip(track.seen, track.labels, track.confidence,
                                                      track.find_confidence) if n in scans]
-            label = Counter(tile for tile, _, _ in votes).most_common(1)[0][0]
+            label = _winner([(tile, c) for tile, c, _ in votes])
             agree = [c for tile, c, _ in votes if tile == label]
-            share = len(agree) / len(votes)
+            against = [c for tile, c, _ in votes if tile != label]
+            if len(against) == 1 and against[0] < UNCERTAIN_BELOW:
+                # One frame's unsure read (a glint, a little blur) of a tile the other frames
+                # read surely is no doubt; a second one is: half the frames may be seeing the
+                # tile that makes the play legal, and a referee must not accuse over that.
+                against = []
             labels.append(label)
-            read_confidence.append(float(np.mean(agree)) * share)
+            read_confidence.append(float(np.mean(agree)) * len(agree) / (len(agree) + len(against)))
+            if len(against) >= CONTRARY_READS:
+                doubted.add(len(labels) - 1)
             find_confidence.append(float(np.mean([f for *_, f in votes])))
         found = TileDetections(
             corners=np.stack([t.corners for t in tracks]).astype(np.float32),
@@ -175,9 +189,24 @@ class ReadingWindow:
             labels=tuple(labels),
             read_confidence=np.asarray(read_confidence, np.float32),
         )
-        unsure = {int(i) for i in np.flatnonzero(found.confidence < UNCERTAIN_BELOW)}
+        unsure = {int(i) for i in np.flatnonzero(found.confidence < UNCERTAIN_BELOW)} | doubted
         if doubt:
             unsure |= {i for i, track in enumerate(tracks)
-                       if len({label for n, label in zip(track.seen, track.labels) if n in doubt}) > 1}
+                       if _surely_read_otherwise(track, doubt, labels[i])}
         unsure = sorted(unsure)
         return Reading(found=found, layout=lay_out(found, "table"), uncertain=tuple(unsure))
+
+
+def _winner(votes: list[tuple[str, float]]) -> str:
+    """The reading with the most confidence summed over the scans (a majority of sure reads beats
+    one of unsure ones); a tie goes to the reading seen first."""
+    weight: dict[str, float] = {}
+    for tile, confidence in votes:
+        weight[tile] = weight.get(tile, 0.0) + confidence
+    return max(weight, key=weight.__getitem__)
+
+
+def _surely_read_otherwise(track: _Track, scans: set[int], label: str) -> bool:
+    """Some scan among ``scans`` read the tile as something other than ``label``, and was sure of it."""
+    return any(n in scans and tile != label and c >= UNCERTAIN_BELOW
+               for n, tile, c in zip(track.seen, track.labels, track.confidence))

@@ -7,6 +7,8 @@ the command line (``rummi watch --json``, one per line) and in the service's ans
 * ``disturbed`` -- a hand or an arm over the table, or the camera moved (``reason``);
 * ``turn`` -- a settled change, judged: ``number``, ``player``, ``before``, ``after``,
   ``played``, ``seconds``, ``started``, ``first_hand``, ``settled_at``, ``drew``, ``verdict``;
+  with ``amends`` (the same number) when it replaces the turn just reported: the same player
+  went on after a pause, so that turn is judged again on the whole change;
 * ``uncertain`` -- a turn whose verdict hangs on tiles read with low confidence: the same
   fields as ``turn`` plus ``depends_on`` (never an accusation), or a reading the referee could
   not use at all (``reason``).

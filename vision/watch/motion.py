@@ -12,7 +12,9 @@ pixel alike, and that cancels out), and compared twice:
   tile's area; a hand that passed and left changes nothing.
 
 Which of the nine regions of the frame moved tells a bumped camera (all of them at once) from a
-hand (the side it comes from).
+hand; which edge of the frame an arm lies across tells the side it comes in from (a player
+reaches over the table from their own seat), so the tracker can tell the same player's hand
+from the next player's.
 
     >>> import numpy as np
     >>> gauge = MotionGauge()
@@ -45,6 +47,11 @@ AREA_SIDE = 5
 AREA_STEP = 0.04
 #: Share of the frame's nine regions that must move at once to call it the camera, not a hand.
 CAMERA_REGIONS = 7
+#: The frame's edges, in the order of :attr:`FrameMotion.edges`.
+SIDES = ("bottom", "right", "top", "left")
+#: Depth of the strip along each edge where an arm coming in is counted, as a share of the
+#: thumbnail's shorter side (about 5 pixels of a 160x90 one).
+EDGE_DEPTH = 0.06
 
 
 @dataclass(frozen=True)
@@ -53,13 +60,16 @@ class FrameMotion:
 
     ``motion``: share of pixels that differ from the previous frame. ``changed``: pixels that
     differ from the reference (0 when there is none yet). ``camera``: the motion covered the
-    whole frame, as when the camera is bumped.
+    whole frame, as when the camera is bumped. ``edges``: pixels whose colour differs from the
+    reference in the strip along each edge of the frame (:data:`SIDES`): an arm over the table
+    lies across its player's edge for as long as it is in (0 with no reference yet).
     """
 
     motion: float
     changed: int
     camera: bool
     changed_since_scan: int = 0
+    edges: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 class MotionGauge:
@@ -77,6 +87,8 @@ class MotionGauge:
         self._raw_reference: np.ndarray | None = None
         self._raw_scanned: np.ndarray | None = None
         self._window: np.ndarray | None = None
+        self._colour: np.ndarray | None = None
+        self._colour_reference: np.ndarray | None = None
         self._shift = np.zeros(2)
         self._frame_width = 1
 
@@ -93,7 +105,7 @@ class MotionGauge:
         return self._current.shape[1] / self._frame_width
 
     def measure(self, frame_bgr: np.ndarray) -> FrameMotion:
-        raw, thumb = self._thumbnails(frame_bgr)
+        raw, thumb, self._colour = self._thumbnails(frame_bgr)
         self._previous, self._current = self._current, thumb
         self._raw = raw
         motion, camera = 0.0, False
@@ -103,12 +115,21 @@ class MotionGauge:
             camera = _regions_moving(moved) >= CAMERA_REGIONS
         self._aligned, self._shift = self._align(self._reference, self._raw_reference)
         scanned, _ = self._align(self._scanned, self._raw_scanned)
+        edges = (0, 0, 0, 0)
+        reference = self._colour_reference
+        if reference is not None and reference.shape == self._colour.shape:
+            # In colour: a dark sleeve on a dark table is as grey as the table, not as blue.
+            # Moved with the view like the grey reference: after a knock the tracker follows,
+            # an unmoved reference differs along every edge the table's border runs by.
+            reference = _shifted(reference, self._shift)
+            edges = _edge_counts(np.abs(self._colour - reference).max(axis=2) > self.pixel_step)
         return FrameMotion(motion=motion, changed=self._differing(self._aligned), camera=camera,
-                           changed_since_scan=self._differing(scanned))
+                           changed_since_scan=self._differing(scanned), edges=edges)
 
     def keep_as_reference(self) -> None:
         """The last measured frame shows the table as it now stands."""
         self._reference, self._raw_reference = self._current, self._raw
+        self._colour_reference = self._colour
 
     def keep_as_scanned(self) -> None:
         """The last measured frame was scanned: later frames tell whether the table changed since."""
@@ -142,10 +163,8 @@ class MotionGauge:
         (dx, dy), response = cv2.phaseCorrelate(other_raw.copy(), self._raw.copy(), self._window)
         if response < MIN_ALIGNMENT or max(abs(dx), abs(dy)) > MAX_SHIFT or max(abs(dx), abs(dy)) < 0.1:
             return other, still
-        matrix = np.float32([[1, 0, dx], [0, 1, dy]])
-        height, width = other.shape
-        moved = cv2.warpAffine(other, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return moved, np.array([dx, dy])
+        shift = np.array([dx, dy])
+        return _shifted(other, shift), shift
 
     def _differing(self, other: np.ndarray | None) -> int:
         """Pixels whose neighbourhood (about half a tile) differs from ``other`` on average by
@@ -156,15 +175,26 @@ class MotionGauge:
         local = cv2.blur(np.abs(self._current - other), (AREA_SIDE, AREA_SIDE))
         return int((local > AREA_STEP).sum())
 
-    def _thumbnails(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The sharp thumbnail (to measure a shift) and the softened one (to compare pixels)."""
+    def _thumbnails(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The sharp thumbnail (to measure a shift), the softened one (to compare pixels) and a
+        colour one (to see an arm along the edges), each divided by the frame's mean brightness."""
         height, width = frame_bgr.shape[:2]
         self._frame_width = width
         size = (self.thumb_width, max(2, round(self.thumb_width * height / width)))
-        grey = cv2.cvtColor(cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-        raw = grey.astype(np.float32)
-        raw /= max(float(raw.mean()), 1.0)
-        return raw, cv2.GaussianBlur(raw, (0, 0), 1.0)
+        small = cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA)
+        raw = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        mean = max(float(raw.mean()), 1.0)
+        raw /= mean
+        return raw, cv2.GaussianBlur(raw, (0, 0), 1.0), small.astype(np.float32) / mean
+
+
+def _shifted(image: np.ndarray, shift: np.ndarray) -> np.ndarray:
+    """``image`` (grey or colour) moved by ``shift`` (x, y pixels); itself when there is none."""
+    if not shift.any():
+        return image
+    matrix = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    height, width = image.shape[:2]
+    return cv2.warpAffine(image, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _regions_moving(moved: np.ndarray) -> int:
@@ -176,3 +206,10 @@ def _regions_moving(moved: np.ndarray) -> int:
             if moved[rows[0]: rows[-1] + 1, cols[0]: cols[-1] + 1].mean() > 0.02:
                 count += 1
     return count
+
+
+def _edge_counts(differs: np.ndarray) -> tuple[int, int, int, int]:
+    """Pixels set in ``differs`` along the bottom, right, top and left edges (:data:`SIDES`)."""
+    depth = max(1, round(min(differs.shape) * EDGE_DEPTH))
+    return (int(differs[-depth:].sum()), int(differs[:, -depth:].sum()),
+            int(differs[:depth].sum()), int(differs[:, :depth].sum()))

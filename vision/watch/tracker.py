@@ -19,6 +19,19 @@ States, and what moves between them:
 * ``settling`` -- still, scanning every so often until the scans agree
   (:class:`.consensus.ReadingWindow`); then the new reading is compared with the settled one.
 
+A player who takes their hands off the table for a moment mid-turn and then goes on makes
+two settled changes; the referee's rule is that the turn is what the player left when the next
+player began. So a settled change whose hand came in from the same edge of the picture as the
+hand of the turn just judged, with no hand from any other edge in between (nor a draw, nor the
+table put back), **amends** that turn: it is judged again from the same table before, its time
+counted from the same start, and reported with ``amends`` (the same number). The verdict still
+comes within a second or so of each settling; one that a second change overturns is replaced,
+not kept. A wrong amend would shift the turn order for the rest of the game, so only a change
+whose hand came soon after the table settled amends (``WatchSettings.amend_within_seconds``,
+20 s), and never one from the edge the next player's own turns came from (each player's edge
+is learned from their un-amended turns). Where two players in a row sit on the same side of
+the table, turn it off (``WatchSettings.amend_same_side``).
+
 One turn is never judged on a blocked view: a reading that lost several tiles at once is taken
 for a hand resting on the table (it is ``disturbed``), unless it stays so for many seconds.
 The tracker never queues frames: it handles the frame it is given, and the caller hands it the
@@ -50,7 +63,7 @@ from rummi.vision.scanner import ScanResult
 from rummi.vision.uncertainty import uncertain_tiles
 from rummi.vision.watch.consensus import Reading, ReadingWindow
 from rummi.vision.watch.events import DISTURBED, SETTLED, TURN, UNCERTAIN, WatchEvent
-from rummi.vision.watch.motion import FrameMotion, MotionGauge
+from rummi.vision.watch.motion import SIDES, FrameMotion, MotionGauge
 
 #: A tile of a new reading stands where an old one stood when their centres are this close (tile widths)...
 SAME_SPOT = 0.4
@@ -59,6 +72,14 @@ SAME_SPOT = 0.4
 #: off a light cloth about 0.1). Too low only costs trusting a new reading; too high would keep
 #: a tile that is gone.
 UNCHANGED_DIFFERENCE = 0.04
+
+#: The side an arm came in from: over the moving frames since the table settled, the edge of
+#: the picture with the most pixels unlike the settled table along it (the arm lies across its
+#: player's edge in every frame it is in; fingers that reach near another edge, a frame or
+#: two), when that is at least this many thumbnail pixels...
+MIN_EDGE_PIXELS = 20
+#: ...and this many times the next edge's (else the side is unknown, and nothing is amended).
+EDGE_MARGIN = 2.0
 
 STARTING, STEADY, MOVING, SETTLING = "starting", "settled", "disturbed", "settling"
 
@@ -102,8 +123,19 @@ class WatchSettings:
     hidden_tiles: int = 3
     #: ...unless the table stays like that for this many seconds.
     hidden_accept_seconds: float = 4.0
+    #: A change by a hand from the same edge as the last turn's, before any other hand, amends
+    #: that turn (a pause mid-turn). Off where two players in a row share a side of the table.
+    amend_same_side: bool = True
+    #: ...but only when its hand came within this many seconds of the table settling after the
+    #: first part. A player who lifts their hands mid-turn looks and goes on within seconds
+    #: (the test videos' pauses are 1.5 to 5 s); 20 s still covers a long look at the table, and
+    #: a change that starts later is far more likely the next player's turn with an arm the
+    #: camera placed on the wrong edge: a wrong amend would shift the turn order for good.
+    amend_within_seconds: float = 20.0
 
     def __post_init__(self) -> None:
+        if self.amend_within_seconds < 0:
+            raise RummiError("amend_within_seconds must be 0 or more")
         if self.settle_seconds <= 0 or self.first_scan_after < 0 or self.quick_settle_seconds < 0:
             raise RummiError("settle times must be positive")
         if not 1 <= self.min_scans <= self.max_scans:
@@ -113,6 +145,22 @@ class WatchSettings:
     def scan_gap(self) -> float:
         """Seconds between scans of one still stretch, so ``min_scans`` span ``settle_seconds``."""
         return self.settle_seconds / max(1, self.min_scans - 1)
+
+
+@dataclass(frozen=True)
+class _LastTurn:
+    """What a later change by the same player needs to amend the turn just judged."""
+
+    number: int
+    player: str
+    side: int
+    settled_at: float
+    before: Table
+    before_reading: Reading
+    started: float
+    first_hand: float | None
+    opened: bool
+    restore_to: Table | None
 
 
 @dataclass
@@ -177,6 +225,9 @@ class TurnTracker:
         self._turn_started: float | None = None
         self._first_hand: float | None = None
         self._restore_to: Table | None = None
+        self._edges = np.zeros(len(SIDES))  # pixels unlike the settled table along each edge, moving frames
+        self._last_turn: _LastTurn | None = None  # the turn a change by the same hand amends
+        self._sides: dict[str, Counter[int]] = {}  # the edges each player's own (un-amended) turns came from
 
     # --- what the caller asks ------------------------------------------------------------------
 
@@ -246,12 +297,15 @@ class TurnTracker:
         time = 0.0 if time is None else time
         table = self.table
         started = self._turn_started if self._turn_started is not None else time
+        self._last_turn = None  # the draw is the next player's: the turn before stands
         return self._judge(time, before=table, after=table, before_reading=self.reading,
                            after_reading=self.reading, settled_at=time, started=started, drew=True)
 
     # --- the states --------------------------------------------------------------------------
 
     def _moving(self, motion: FrameMotion, time: float) -> list[WatchEvent]:
+        if not motion.camera:
+            self._edges += motion.edges
         if self.state == SETTLING and self.window.scans:
             # A shake, a flicker or a hand passing: the scans so far stay, unless the table
             # turns out changed when it is still again (see _resume).
@@ -354,10 +408,12 @@ class TurnTracker:
             self._turn_started = settled_at
             return self._settle_unchanged(time, reading, first=True)
         before, after = self.table, _table_of(reading, self.rules.edition)
+        side = self._hand_side()
         if _same_table(before, after):
             return self._settle_unchanged(time, reading)
         if self._restore_to is not None and _same_table(self._restore_to, after):
             self._restore_to = None
+            self._last_turn = None
             self._turn_started = settled_at  # the next player's time starts once the table is back
             return self._settle_unchanged(time, reading, restored=True)
         # Tiles an illegal play put down go back to the rack when the table is restored: not lost.
@@ -373,13 +429,54 @@ class TurnTracker:
             return [WatchEvent(DISTURBED, time, {"reason": "tiles hidden", "lost": lost})]
         started = self._turn_started if self._turn_started is not None else settled_at
         settled = self._settle_unchanged(time, reading, changed=True, keep_reading=False)
-        turn = self._judge(time, before=before, after=after, before_reading=self.reading,
-                           after_reading=reading, settled_at=settled_at, started=started, drew=False)
+        last = self._last_turn
+        if self._amends(last, side, settled_at):
+            turn = self._judge(time, before=last.before, after=after, before_reading=last.before_reading,
+                               after_reading=reading, settled_at=settled_at, started=last.started,
+                               drew=False, amends=last)
+        else:
+            turn = self._judge(time, before=before, after=after, before_reading=self.reading,
+                               after_reading=reading, settled_at=settled_at, started=started, drew=False,
+                               side=side)
         self.reading = reading
         return settled + [turn]
 
+    def _amends(self, last: _LastTurn | None, side: int | None, settled_at: float) -> bool:
+        """Whether a change by a hand from ``side`` is the last player going on after a pause.
+
+        Only a change by a hand from the last turn's own edge, that came soon after the table
+        settled (:attr:`WatchSettings.amend_within_seconds`), and not from the edge the next
+        player's own turns have come from (learned as the game goes: two players at one side
+        of the table are then never confused): a wrong amend would shift the turn order.
+        """
+        if last is None or side != last.side or not self.settings.amend_same_side:
+            return False
+        hand = self._first_hand if self._first_hand is not None else settled_at
+        if hand - last.settled_at > self.settings.amend_within_seconds:
+            return False
+        return side != self.side_of(self.next_player)
+
+    def side_of(self, player: str) -> int | None:
+        """The edge (index into :data:`.motion.SIDES`) most of ``player``'s own turns came
+        from, or None before any of them had a known edge."""
+        seen = self._sides.get(player)
+        return seen.most_common(1)[0][0] if seen else None
+
+    def _hand_side(self) -> int | None:
+        """The edge (index into :data:`.motion.SIDES`) the hands of this disturbance came in
+        from, or None when no edge clearly stands out (an arm that never crossed the edge, two
+        players reaching at once)."""
+        order = np.argsort(-self._edges)
+        best, second = self._edges[order[0]], self._edges[order[1]]
+        if best < MIN_EDGE_PIXELS or best < EDGE_MARGIN * second:
+            return None
+        return int(order[0])
+
     def _settle_unchanged(self, time: float, reading: Reading, *, first: bool = False, restored: bool = False,
                           changed: bool = False, keep_reading: bool = True) -> list[WatchEvent]:
+        if not changed and self._last_turn is not None and self._hand_side() not in (None, self._last_turn.side):
+            self._last_turn = None  # another player's hand came and went: the turn before stands
+        self._edges[:] = 0  # the hands seen from here on are the next change's
         self.state = STEADY
         self.window.clear()
         self._hidden_reported = False
@@ -397,30 +494,54 @@ class TurnTracker:
     # --- judging -----------------------------------------------------------------------------
 
     def _judge(self, time: float, *, before: Table, after: Table, before_reading: Reading,
-               after_reading: Reading, settled_at: float, started: float, drew: bool) -> WatchEvent:
-        player = self.next_player
+               after_reading: Reading, settled_at: float, started: float, drew: bool,
+               side: int | None = None, amends: _LastTurn | None = None) -> WatchEvent:
+        """Judge one turn; ``amends``: the turn just judged, which this change of the same
+        player's replaces (same number, same table before, same start; the seat stays)."""
+        player = self.next_player if amends is None else amends.player
+        part_one = (set(self._opened), self._restore_to)  # what stands if this cannot be judged
+        if amends is not None:
+            # Judged as if the first part had never been: who had opened, what an illegal first
+            # part would have had put back.
+            self._opened.discard(player)
+            if amends.opened:
+                self._opened.add(player)
+            self._restore_to = amends.restore_to
         seconds = round(max(0.0, settled_at - started), 1)
         spots = _spots(before_reading, Side.BEFORE) + ([] if drew else _spots(after_reading, Side.AFTER))
+        number = self.turns + 1 if amends is None else amends.number
+        first_hand = self._first_hand if amends is None else amends.first_hand
+        opened_before = self.has_opened(player)
+        restore_before = self._restore_to
         data = {
-            "number": self.turns + 1,
+            "number": number,
             "player": player,
             "before": [[str(t) for t in s] for s in before],
             "after": [[str(t) for t in s] for s in after],
             "seconds": seconds,
             "started": round(started, 3),
-            "first_hand": None if self._first_hand is None else round(self._first_hand, 3),
+            "first_hand": None if first_hand is None else round(first_hand, 3),
             "settled_at": round(settled_at, 3),
             "drew": drew,
-            "opened": self.has_opened(player),
+            "opened": opened_before,
         }
+        if amends is not None:
+            data["amends"] = amends.number
+        hand = amends.side if amends is not None else side
+        data["hand_side"] = None if hand is None else SIDES[hand]
+        judged = False
         try:
-            verdict = judge_turn(before, after, opened=self.has_opened(player), rules=self.rules,
+            verdict = judge_turn(before, after, opened=opened_before, rules=self.rules,
                                  seconds=seconds, drew=drew, uncertain=spots)
         except RummiError as error:
             # The reading is not a possible table (more tiles than the box holds): a misread,
             # never a verdict against the player. The table is taken as read for the next turn.
             data["reason"] = f"the reading cannot be judged: {error}"
             event = WatchEvent(UNCERTAIN, time, data, tuple(spots))
+            if amends is not None:
+                # The first part's verdict stands (the record keeps it, the page too): so do
+                # who had opened after it and what it would have put back.
+                self._opened, self._restore_to = part_one
         else:
             data["played"] = [str(t) for t in verdict.played]
             data["verdict"] = verdict.to_dict()
@@ -432,8 +553,18 @@ class TurnTracker:
                 self._opened.add(player)
             restore = verdict.status is Status.ILLEGAL and verdict.consequence.restore_table
             self._restore_to = [list(s) for s in before] if restore else None
-        self.turns += 1
-        self._seat += 1
+            judged = True
+        if amends is None:
+            if side is not None and not drew:
+                self._sides.setdefault(player, Counter())[side] += 1
+            self.turns += 1
+            self._seat += 1
+        self._last_turn = amends if amends is not None and not judged else None  # part 1 still stands
+        if judged and not drew and (side is not None or amends is not None):
+            self._last_turn = _LastTurn(
+                number=number, player=player, side=amends.side if amends is not None else side,
+                settled_at=settled_at, before=before, before_reading=before_reading, started=started, first_hand=first_hand,
+                opened=opened_before, restore_to=restore_before)
         self._turn_started = settled_at if not drew else time
         self._first_hand = None
         if self._on_turn is not None:
