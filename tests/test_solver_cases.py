@@ -279,6 +279,24 @@ def test_a_special_joker_play_that_frees_a_table_joker_is_not_shown():
         ("b5 k5 Jd | o1 o2 o3 o4 o5 o6", "o13 r6 o6 Jm", (2, 36, 1)),
         # seed 41: a table set holding a colour-change joker grows by a tile and a rack joker
         ("r4 r5 Jc | r8 b8 k8", "k6 k10 r7 Js", (2, 37, 1)),
+        # seed 132: a mirror set takes a tile from a table set holding a double joker, which
+        # keeps its place with the other two
+        ("Jd k3 k4 k5", "k3 k1 Jm", (2, 33, 0)),
+        # seed 125: the same beside a set left as it was
+        ("Jd b9 b10 b11 | o5 o6 o7 o8", "b11 Jm", (2, 41, 1)),
+        # seed 56: a colour-change rack joker takes a tile of a group holding a double joker,
+        # a rack tile takes its place there
+        ("r11 Jd b11 | k8 k9 k10 k11 k12 k13", "b10 o11 r7 Jc", (3, 51, 1)),
+        # seed 60: a mirror set takes a tile from the middle of a run, the run's first tile
+        # goes to a table set holding a colour-change joker
+        ("Jc o3 o4 | b12 r12 k12 o12 | o5 o6 o7 o8 o9 o10", "o6 b8 Jm", (2, 36, 1)),
+        # seed 81: a mirror set of two table tiles from two groups, rack tiles complete them
+        ("k2 r2 o2 | b1 r1 o1 | r1 k1 b1", "k3 o11 b2 k2 k1 b3 Jm", (6, 41, 1)),
+        # seed 99: a rack colour-change joker and a table double joker in one set
+        ("o6 o7 Jd | Js b8 r8", "b7 b8 r7 Jc", (4, 52, 1)),
+        # seed 110: the tile a double joker's new set takes comes from the group with a
+        # standard joker, so the other group stays as it was
+        ("r9 o9 Js k9 | k9 b9 r9 | k4 o4 r4", "r6 b3 b4 r8 o4 Jd", (3, 42, 1)),
     ],
 )
 def test_twist_special_jokers_with_table_tiles(table: str, rack: str, best: tuple[int, int, int]):

@@ -1,144 +1,327 @@
-"""Twist's special jokers (double, mirror, colour change) played from the rack.
+"""Twist's special jokers (double, mirror, colour change): every set they can make, from any tiles.
 
 The solver's models know plain jokers only: a run is a flow along one colour, a group a pattern
 of colours, and a special joker fits neither (a double fills two places, a mirror makes a set
-read the same both ways, a colour change joins two colours). So a special joker is placed by a
-search around them: every set a special rack joker can make (checked by
-:func:`engine.melds.classify`, which reads Twist sets as rules.md 2.4 says), from rack tiles alone
-or by growing one table set, and for each the best play of the rest of the rack by the exact
-methods. The best of all these, and of the play without special jokers, is the hint.
+read the same both ways, a colour change joins two colours). So the sets holding special jokers
+are chosen by a search around the models, and the models lay out the rest of the turn:
 
-What the search covers (docs/solver.md): one special joker per set, sets of up to five numbered
-rack tiles and one plain rack joker beside it, or of one or two rack tiles and one tile taken
-from a table set (its other tiles left loose for the rest of the turn to place), a table set
-grown by it and up to two rack tiles (or a table set holding a special joker grown by up to two
-rack tiles and a plain rack joker, or split: its jokers keep some of its tiles, with up to two
-rack tiles, the others left loose), and up to two such sets in one turn. A play that needs more
-(a special joker in a set rebuilt from several table sets) is not found, so these hints are
-marked not proven optimal.
+1. **Every special set the pool can make** (:func:`candidates`): runs walked number by number
+   (each place a tile of the pool, a plain joker, a double joker's two places or a colour-change
+   joker, the colour changing only across one), groups of one number with a double joker, and
+   mirror sets (two copies of a half that is a piece of a run or of a group). Each shape is
+   checked by :func:`engine.melds.classify`, the one reading of Twist sets (rules.md 2.4), and
+   given every way to take its tiles: from the rack, or from a table set (any tile of a set
+   without jokers, of a set holding special jokers, or of a set with plain jokers whose rest is
+   still a set). Before the opening only rack tiles are used.
+2. **Every combination** of such sets that shares no tile (:func:`_combinations`): a table set
+   that gives up a tile is broken, its tiles left *loose* for the rest of the turn to place; a
+   broken set holding special jokers must have all its jokers in the chosen sets (the models
+   cannot place them); a table set with a special joker that is not broken stays as it is.
+3. **The rest of the turn** by the exact methods (``rest``), once per distinct rest (the rack
+   tiles and table tiles the special sets use), best first against an upper bound (every rack
+   tile the rest could play), so most combinations are never solved.
+4. **Judged best first**: the first play the referee accepts (``legal``) is the hint.
+
+Where the pool is so big that the sets or combinations pass their budgets the search keeps the
+most promising (most rack tiles) and the hint is marked not proven optimal.
 """
 
 from __future__ import annotations
 
 import copy
+import heapq
 import itertools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
+from rummi.engine.editions import Edition
+from rummi.engine.errors import RummiError
 from rummi.engine.melds import classify
-from rummi.engine.solver.position import ANY, Position, TableSet
+from rummi.engine.solver.position import Position, TableSet
 from rummi.engine.solver.turn import Objective, TurnAnswer, played_value
-from rummi.engine.tiles import Tile
+from rummi.engine.tiles import JokerKind, Tile
 
 RestSolver = Callable[[Position, bool], "TurnAnswer | None"]
 
-#: numbered rack tiles a new set beside a special joker may hold
-MAX_NUMBERED = 5
-#: single special sets tried in pairs (the best by their own tiles and value)
-PAIR_POOL = 12
-#: sets that leave tiles of a table set loose, tried at most (the most promising): on a
-#: 40-tile table there are 40-100, each a solve of the rest of the turn. With 16 the
-#: benchmark's Twist class took about 90 ms more per hint than with none (median of 12
-#: positions, one process, two rounds, load average about 9 on the 2 shared cores)
-MAX_LOOSE = 16
+#: special sets kept at most (the most rack tiles first); beyond it the hint is not proven
+MAX_CANDIDATES = 2500
+#: combinations of special sets kept at most; beyond it the hint is not proven
+MAX_COMBINATIONS = 20000
+#: rests solved at most per hint; beyond it the hint is not proven
+MAX_RESTS = 400
+
+_PLAIN = Tile(joker=JokerKind.PLAIN)  # stands for any plain joker while shapes are made
+_DOUBLE, _MIRROR, _CHANGE = JokerKind.DOUBLE, JokerKind.MIRROR, JokerKind.COLOUR_CHANGE
+RACK = -1  # source of a tile taken from the rack
 
 
 @dataclass(frozen=True)
 class SpecialSet:
-    """A set holding a special rack joker, or a special table set grown from the rack."""
+    """A set holding at least one special joker, and where each of its tiles comes from."""
 
-    tiles: tuple[Tile, ...]
+    tiles: tuple[Tile, ...]  # in reading order
     rack: tuple[Tile, ...]  # the rack tiles it uses
-    table_set: int | None  # the table set it grows (or takes tiles from); None for a new set
+    #: (table set index, tile) for each tile it takes from the table
+    taken: tuple[tuple[int, Tile], ...]
     opening_value: int
-    #: the tiles of ``table_set`` it leaves behind, loose, for the rest of the turn to place
-    leftover: tuple[Tile, ...] = ()
 
 
 def applies(pos: Position) -> bool:
-    """Special jokers on the rack, or table sets holding one that might grow."""
-    return bool(pos.unplayable_rack) or any(
-        s.locked and not s.joker_keys and any(t.is_joker for t in s.tiles) for s in pos.sets
-    )
+    """Special jokers on the rack, or table sets holding one."""
+    return bool(pos.unplayable_rack) or any(_is_special(t) for s in pos.table_sets_in for t in s)
+
+
+def _is_special(t: Tile) -> bool:
+    return t.is_joker and t.joker is not None and t.joker.is_special
+
+
+# --- the pool and the shapes it can make --------------------------------------------------------
+
+
+@dataclass
+class _Pool:
+    """Where tiles may come from: the rack and the table sets a special set may take from."""
+
+    sources: dict[Tile, list[tuple[int, int]]]  # kind -> [(source, count)], numbered and special
+    plain: list[tuple[int, Tile, int]]  # (source, plain joker tile, count)
+
+    def count(self, tile: Tile) -> int:
+        return sum(n for _, n in self.sources.get(tile, ()))
+
+    @property
+    def plain_count(self) -> int:
+        return sum(n for _, _, n in self.plain)
+
+
+def _pool(pos: Position, opened: bool) -> _Pool:
+    sources: dict[Tile, list[tuple[int, int]]] = {}
+    plain: list[tuple[int, Tile, int]] = []
+
+    def add(source: int, tiles: Counter) -> None:
+        for t, n in tiles.items():
+            if t.is_joker and not _is_special(t):
+                plain.append((source, t, n))
+            else:
+                sources.setdefault(t, []).append((source, n))
+
+    add(RACK, Counter(pos.rack_in))
+    if opened:
+        for k, s in enumerate(pos.table_sets_in):
+            holds_special = any(_is_special(t) for t in s)
+            tiles = Counter(s) if holds_special else Counter(t for t in s if not t.is_joker)
+            add(k, tiles)
+    return _Pool(sources, plain)
+
+
+def _shapes(pool: _Pool, ed: Edition) -> set[tuple[Tile, ...]]:
+    """Every multiset of pool kinds (plain jokers as ``_PLAIN``) that might be a special set;
+    a superset of the valid ones, which :func:`classify` then picks."""
+    specials = Counter({t: pool.count(t) for t in pool.sources if _is_special(t)})
+    if not specials:
+        return set()
+    numbered = Counter({t: pool.count(t) for t in pool.sources if not t.is_joker})
+    plain = min(pool.plain_count, 3)
+    out: set[tuple[Tile, ...]] = set()
+    _runs(numbered, specials, plain, ed, out)
+    _groups(numbered, specials, plain, ed, out)
+    _mirrors(numbered, specials, plain, ed, out)
+    return out
+
+
+def _key(tiles) -> tuple[Tile, ...]:  # type: ignore[no-untyped-def]
+    return tuple(sorted(tiles, key=lambda t: (t.is_joker, t.sort_key() if not t.is_joker else (0, 0, str(t)))))
+
+
+def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set) -> None:
+    """Runs walked number by number: each place a pool tile, a plain joker, a colour-change
+    joker (the colour may change across it) or half of a double joker."""
+    double = next((t for t in specials if t.joker is _DOUBLE), None)
+    change = next((t for t in specials if t.joker is _CHANGE), None)
+    if double is None and change is None:
+        return
+    by_number: dict[int, list[Tile]] = {}
+    for t in numbered:
+        by_number.setdefault(t.number, []).append(t)  # type: ignore[arg-type]
+    hi = ed.max_number
+    left = {"d": specials[double] if double else 0, "c": specials[change] if change else 0, "p": plain}
+    tiles: list[Tile] = []
+
+    def walk(n: int, colour, crossed: bool, physical: int, reals: int, has_special: bool) -> None:  # type: ignore[no-untyped-def]
+        if has_special and reals and physical >= 3:
+            out.add(_key(tiles))
+        if n > hi or len(tiles) >= ed.max_run_length:
+            return
+        for t in by_number.get(n, ()):
+            if colour is not None and (t.colour != colour) != crossed:
+                continue
+            tiles.append(t)
+            walk(n + 1, t.colour, False, physical + 1, reals + 1, has_special)
+            tiles.pop()
+        if left["p"]:
+            left["p"] -= 1
+            tiles.append(_PLAIN)
+            walk(n + 1, colour, crossed, physical + 1, reals, has_special)
+            tiles.pop()
+            left["p"] += 1
+        if left["c"]:
+            left["c"] -= 1
+            tiles.append(change)  # type: ignore[arg-type]
+            walk(n + 1, colour, True if colour is not None else crossed, physical + 1, reals, True)
+            tiles.pop()
+            left["c"] += 1
+        if left["d"] and n + 1 <= hi:
+            left["d"] -= 1
+            tiles.append(double)  # type: ignore[arg-type]
+            walk(n + 2, colour, crossed, physical + 1, reals, True)
+            tiles.pop()
+            left["d"] += 1
+
+    for start in ed.numbers:
+        walk(start, None, False, 0, 0, False)
+
+
+def _groups(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set) -> None:
+    """A double joker with one number's tiles (and a plain joker) in different colours."""
+    double = next((t for t in specials if t.joker is _DOUBLE), None)
+    if double is None:
+        return
+    by_number: dict[int, list[Tile]] = {}
+    for t in numbered:
+        by_number.setdefault(t.number, []).append(t)  # type: ignore[arg-type]
+    for tiles in by_number.values():
+        for size in range(1, len(tiles) + 1):
+            for combo in itertools.combinations(tiles, size):
+                for p in range(0, plain + 1):
+                    for d in range(1, specials[double] + 1):
+                        if size + p + d >= 3 and size + p + 2 * d <= ed.max_group_size:
+                            out.add(_key([*combo, *[_PLAIN] * p, *[double] * d]))
+
+
+def _mirrors(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set) -> None:
+    """A mirror joker between two copies of a half: one number in several colours, or a piece
+    of a run; a plain joker may stand for a tile on either side."""
+    mirror = next((t for t in specials if t.joker is _MIRROR), None)
+    if mirror is None:
+        return
+    halves: list[list[Tile]] = []
+    by_number: dict[int, list[Tile]] = {}
+    by_colour: dict[object, list[Tile]] = {}
+    for t in numbered:
+        by_number.setdefault(t.number, []).append(t)  # type: ignore[arg-type]
+        by_colour.setdefault(t.colour, []).append(t)
+    for tiles in by_number.values():
+        for size in range(1, len(tiles) + 1):
+            halves += [list(c) for c in itertools.combinations(tiles, size)]
+    longest = (ed.max_run_length - 1) // 2
+    for tiles in by_colour.values():
+        numbers = {t.number: t for t in tiles}
+        for low in sorted(numbers):
+            run = []
+            for n in range(low, low + longest + plain):
+                if n in numbers:
+                    run.append(numbers[n])
+                    if len(run) >= 2:
+                        halves.append(list(run))
+                elif n > ed.max_number:
+                    break
+    for half in halves:
+        # each half tile twice; a plain joker may take the place of one copy (or of both)
+        for p in range(0, plain + 1):
+            for dropped in itertools.combinations_with_replacement(range(len(half)), min(p, len(half))):
+                counts = Counter(dropped)
+                if any(c > 2 for c in counts.values()):
+                    continue
+                tiles = [t for i, t in enumerate(half) for _ in range(2 - counts[i])]
+                if any(numbered[t] < tiles.count(t) for t in set(tiles)):
+                    continue
+                if tiles:
+                    out.add(_key([*tiles, mirror, *[_PLAIN] * p]))
+            if p == 0:
+                continue
+
+
+def _verdict(tiles: tuple[Tile, ...], edition: Edition):  # type: ignore[no-untyped-def]
+    return _cached_verdict(tiles, edition.name)
+
+
+@lru_cache(maxsize=200_000)
+def _cached_verdict(tiles: tuple[Tile, ...], edition: str):  # type: ignore[no-untyped-def]
+    return classify(tiles, edition)
+
+
+# --- where each tile of a shape comes from -------------------------------------------------------
+
+
+def _sourcings(shape: tuple[Tile, ...], pool: _Pool) -> Iterator[tuple[list[Tile], list[tuple[int, Tile]], list[Tile]]]:
+    """Every way to take a shape's tiles: (rack tiles, (set, tile) taken from the table, the
+    set's tiles with real plain jokers)."""
+    need = Counter(shape)
+    kinds = [t for t in need if t != _PLAIN]
+    per_kind = []
+    for t in kinds:
+        per_kind.append([[(s, t, n) for s, n in split if n] for split in _splits(need[t], pool.sources[t])])
+    plains = [[(s, t, n) for s, t, n in split if n] for split in _plain_splits(need[_PLAIN], pool.plain)]
+    for choice in itertools.product(*per_kind, plains):
+        rack: list[Tile] = []
+        taken: list[tuple[int, Tile]] = []
+        tiles: list[Tile] = []
+        for part in choice:
+            for source, t, n in part:
+                tiles += [t] * n
+                if source == RACK:
+                    rack += [t] * n
+                else:
+                    taken += [(source, t)] * n
+        yield rack, taken, tiles
+
+
+def _splits(need: int, sources: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
+    if need == 0:
+        yield []
+        return
+    if not sources:
+        return
+    (source, have), rest = sources[0], sources[1:]
+    for n in range(min(need, have), -1, -1):
+        for tail in _splits(need - n, rest):
+            yield [(source, n), *tail]
+
+
+def _plain_splits(need: int, plain: list[tuple[int, Tile, int]]) -> Iterator[list[tuple[int, Tile, int]]]:
+    if need == 0:
+        yield []
+        return
+    if not plain:
+        return
+    (source, tile, have), rest = plain[0], plain[1:]
+    for n in range(min(need, have), -1, -1):
+        for tail in _plain_splits(need - n, rest):
+            yield [(source, tile, n), *tail]
 
 
 def candidates(pos: Position, opened: bool) -> list[SpecialSet]:
-    """Every special set the rack can make, new or by growing a table set."""
-    specials = sorted(set(pos.unplayable_rack), key=str)
-    plain = [pos.joker_tile[ANY]] if pos.rack_jokers.get(ANY) else []
-    numbered = sorted((t for t in pos.rack_in if not t.is_joker), key=Tile.sort_key)
-    found: dict[tuple[tuple[Tile, ...], int | None], SpecialSet] = {}
-
-    def offer(tiles: list[Tile], rack: list[Tile], table_set: int | None, leftover: tuple[Tile, ...] = ()) -> None:
-        verdict = classify(tiles, pos.edition)
-        if not verdict.valid:
-            return
-        laid = tuple(reading_order(tiles, verdict))
-        key = (tuple(sorted(tiles, key=str)), table_set, tuple(sorted(leftover, key=str)))
-        if key not in found:
-            found[key] = SpecialSet(laid, tuple(rack), table_set, verdict.value, leftover)
-
-    if opened or pos.rules.joker_in_opening:
-        for size in range(1, MAX_NUMBERED + 1):
-            for combo in _multisets(numbered, size):
-                for special in specials:
-                    for extra in ([], plain):
-                        offer([*combo, special, *extra], [*combo, special, *extra], None)
-    if opened:
-        for k, s in enumerate(pos.sets):
-            holds_special = any(t.is_joker and t.joker.is_special for t in s.tiles)  # type: ignore[union-attr]
-            adds = [[special] for special in specials] if not holds_special else [[]] + [[x] for x in specials]
-            for add in adds:
-                for size in range(0, 3):
-                    for combo in _multisets(numbered, size):
-                        for extra in ([], plain):  # and a plain rack joker beside them
-                            if add or combo or extra:
-                                offer([*s.tiles, *combo, *add, *extra], [*combo, *add, *extra], k)
-            if holds_special:  # split it: its jokers keep some of its tiles, the rest go loose
-                _split(s.tiles, numbered, plain, k, offer)
-            elif not any(t.is_joker for t in s.tiles):  # a special rack joker takes one of its tiles
-                for taken in sorted(set(s.tiles), key=Tile.sort_key):
-                    leftover = list(s.tiles)
-                    leftover.remove(taken)
-                    for size in range(1, 3):
-                        for combo in _multisets(numbered, size):
-                            if not _could_share((*combo, taken)):
-                                continue
-                            for special in specials:
-                                for extra in ([], plain):
-                                    offer([*combo, taken, special, *extra], [*combo, special, *extra], k,
-                                          tuple(leftover))
-    whole = [c for c in found.values() if not c.leftover]
-    loose = sorted((c for c in found.values() if c.leftover), key=_promise, reverse=True)
-    return whole + loose[:MAX_LOOSE]
-
-
-def _promise(c: SpecialSet) -> tuple[int, int, int]:
-    """What a set leaving tiles loose promises: rack tiles used, their points, fewer loose."""
-    return len(c.rack), sum(t.face_value for t in c.rack), -len(c.leftover)
-
-
-def _split(
-    tiles: tuple[Tile, ...], numbered: list[Tile], plain: list[Tile], k: int,
-    offer: Callable[[list[Tile], list[Tile], int | None, tuple[Tile, ...]], None],
-) -> None:
-    """Sets made of a table set's jokers, some of its numbered tiles and up to two rack tiles,
-    its other numbered tiles left loose (``o6 o7 o8 o9 o10 Jd`` + ``o8 o9``: ``o8 o9 o10 Jd``,
-    with ``o6 o7 o8 o9`` for the rest of the turn to place)."""
-    jokers = [t for t in tiles if t.is_joker]
-    reals = [t for t in tiles if not t.is_joker]
-    for size in range(0, len(reals)):
-        for kept in set(itertools.combinations(reals, size)):
-            leftover = list(reals)
-            for t in kept:
-                leftover.remove(t)
-            for extra in range(0, 3):
-                for combo in _multisets(numbered, extra):
-                    if not _could_share((*kept, *combo)) if kept or combo else False:
-                        continue
-                    for spare in ([], plain):
-                        offer([*jokers, *kept, *combo, *spare], [*combo, *spare], k, tuple(leftover))
+    """Every special set the pool can make (before the opening: from the rack alone), each
+    with every way to take its tiles; the most rack tiles first."""
+    if not opened and not pos.rules.joker_in_opening:
+        return []  # before the opening only rack tiles count, and no joker may be among them
+    pool = _pool(pos, opened)
+    found: dict[tuple, SpecialSet] = {}
+    for shape in _shapes(pool, pos.edition):
+        for rack, taken, tiles in _sourcings(shape, pool):
+            verdict = _verdict(_key(tiles), pos.edition)
+            if not verdict.valid:
+                break  # the same shape with other sources is as invalid
+            if not rack and not any(_is_special(t) for _, t in taken):
+                continue  # nothing played and no table special joker moved: no use
+            key = (_key(rack), tuple(sorted(taken, key=lambda x: (x[0], str(x[1])))))
+            if key not in found:
+                found[key] = SpecialSet(
+                    tuple(reading_order(tiles, verdict)), tuple(rack), key[1], verdict.value
+                )
+    out = sorted(found.values(), key=lambda c: (-len(c.rack), -sum(t.face_value for t in c.rack), len(c.taken)))
+    return out
 
 
 def reading_order(tiles: list[Tile], verdict) -> list[Tile]:  # type: ignore[no-untyped-def]
@@ -167,23 +350,55 @@ def reading_order(tiles: list[Tile], verdict) -> list[Tile]:  # type: ignore[no-
     return out + list(numbered.elements()) + [j for i, j in enumerate(jokers) if i not in placed]
 
 
-def _could_share(tiles: tuple[Tile, ...]) -> bool:
-    """One number, or two colours within seven numbers: the shapes a special set can take."""
-    numbers = {t.number for t in tiles}
-    colours = {t.colour for t in tiles}
-    return len(numbers) <= 1 or (len(colours) <= 2 and max(numbers) - min(numbers) <= 6)  # type: ignore[operator]
+# --- combinations and the rest of the turn --------------------------------------------------------
 
 
-def _multisets(tiles: list[Tile], size: int) -> list[tuple[Tile, ...]]:
-    """Sub-multisets of ``size`` tiles that could share a set: one number, or two colours within
-    seven numbers (a run, possibly changing colour once)."""
-    out = set()
-    for combo in itertools.combinations(tiles, size):
-        numbers = {t.number for t in combo}
-        colours = {t.colour for t in combo}
-        if len(numbers) <= 1 or (len(colours) <= 2 and max(numbers) - min(numbers) <= 6):  # type: ignore[operator]
-            out.add(combo)
-    return sorted(out, key=lambda c: [t.sort_key() for t in c])
+def _combinations(pos: Position, found: list[SpecialSet]) -> tuple[list[tuple[SpecialSet, ...]], bool]:
+    """Every choice of special sets that share no tile and leave no special joker of a broken
+    table set behind; and whether the budget cut the list short."""
+    rack_have = Counter(pos.rack_in)
+    set_have = [Counter(s) for s in pos.table_sets_in]
+    holds_special = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
+    jokers_of = [Counter(t for t in s if t.is_joker) for s in pos.table_sets_in]
+    out: list[tuple[SpecialSet, ...]] = []
+    cut = False
+    most = sum(1 for t in pos.rack_in if _is_special(t)) + sum(
+        1 for s in pos.table_sets_in for t in s if _is_special(t)
+    )
+
+    def complete(chosen: list[SpecialSet], taken: Counter) -> bool:
+        for k in {k for k, _ in taken}:
+            if holds_special[k]:
+                got = Counter(t for (j, t), n in taken.items() if j == k and t.is_joker for _ in range(n))
+                if got != jokers_of[k]:
+                    return False
+        return True
+
+    def extend(start: int, chosen: list[SpecialSet], rack: Counter, taken: Counter) -> None:
+        nonlocal cut
+        if chosen and complete(chosen, taken):
+            if len(out) >= MAX_COMBINATIONS:
+                cut = True
+                return
+            out.append(tuple(chosen))
+        if len(chosen) >= most:
+            return
+        for i in range(start, len(found)):
+            c = found[i]
+            r2 = rack + Counter(c.rack)
+            if r2 - rack_have:
+                continue
+            t2 = taken + Counter(c.taken)
+            if any(n > set_have[k][t] for (k, t), n in t2.items()):
+                continue
+            chosen.append(c)
+            extend(i + 1, chosen, r2, t2)
+            chosen.pop()
+            if cut:
+                return
+
+    extend(0, [], Counter(), Counter())
+    return out, cut
 
 
 def solve(
@@ -195,34 +410,92 @@ def solve(
     legal: Callable[[TurnAnswer], bool] = lambda answer: True,
 ) -> TurnAnswer | None:
     """The best legal play with special jokers, or ``plain`` (the best without) when none beats
-    it. ``legal`` judges a play before it becomes the best (growing a table set around its
-    joker can free that joker, which the preset's rules then judge)."""
+    it. ``legal`` judges a play before it becomes the hint (moving a table set's special joker
+    frees it, which the preset's rules then judge)."""
     found = candidates(pos, opened)
+    proven = len(found) <= MAX_CANDIDATES
+    found = found[:MAX_CANDIDATES]
+    combos, cut = _combinations(pos, found)
+    proven = proven and not cut
+    by_rest: dict[tuple, list[tuple[SpecialSet, ...]]] = {}
+    for combo in combos:
+        by_rest.setdefault(_rest_key(combo), []).append(combo)
+    # best first: unsolved rests by their upper bound, solved ones by their score
+    heap: list[tuple[tuple[int, ...], int, tuple | None, TurnAnswer | None, list]] = []
+    tick = itertools.count()
+    for key, group in by_rest.items():
+        heapq.heappush(heap, (_neg(_bound(pos, key, objective)), next(tick), key, None, group))
     best = plain if plain is not None and plain.tiles > 0 else None
-    answers = [_with(pos, opened, objective, [c], rest) for c in found]
-    specials = len(pos.unplayable_rack) + sum(1 for c in found if c.table_set is not None and not any(
-        t.is_joker and t.joker.is_special for t in c.rack))  # type: ignore[union-attr]
-    pool = sorted(found, key=lambda c: (len(c.rack), sum(t.face_value for t in c.rack)), reverse=True)
-    pool = pool[:PAIR_POOL] if specials >= 2 else []
-    for a, b in itertools.combinations(pool, 2):
-        if a.table_set is not None and a.table_set == b.table_set:
-            continue
-        if Counter(a.rack) + Counter(b.rack) - Counter(pos.rack_in):
-            continue
-        answers.append(_with(pos, opened, objective, [a, b], rest))
-    # judged best first: the first the referee accepts is the best (each judgement costs
-    # about as much as a solve, and most plays of a big table beat the plain one)
-    for answer in sorted((a for a in answers if a is not None), key=lambda a: _score(a, objective), reverse=True):
-        if best is not None and _score(answer, objective) <= _score(best, objective):
+    best_score = _score(best, objective) if best is not None else (0, 0, -1)
+    solved = 0
+    while heap:
+        neg, _, key, answer, group = heapq.heappop(heap)
+        if tuple(-x for x in neg) <= best_score:
             break
+        if answer is None:
+            if solved >= MAX_RESTS:
+                proven = False
+                break
+            solved += 1
+            for combo in group:
+                candidate = _with(pos, opened, objective, list(combo), rest)
+                if candidate is not None:
+                    heapq.heappush(heap, (_neg(_score(candidate, objective)), next(tick), key, candidate, [combo]))
+            continue
         if legal(answer):
-            best = answer
+            best, best_score = answer, _score(answer, objective)
             break
-    if best is None:
-        return plain  # nothing with a special joker is legal: the play (or draw) without
-    if best is not plain:
-        best = replace(best, proven=False)
-    return best
+    if best is None or best is plain:
+        return plain
+    return replace(best, proven=proven and best.proven)
+
+
+def _neg(score: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(-x for x in score)
+
+
+def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
+    rack = _key([t for c in combo for t in c.rack])
+    taken = tuple(sorted(((k, str(t)) for c in combo for k, t in c.taken)))
+    return rack, taken
+
+
+def _bound(pos: Position, key: tuple, objective: Objective) -> tuple[int, int, int]:
+    """What a rest can reach at best: the special sets' rack tiles and every rack tile left that
+    a plain set could hold (by :func:`_could_play`, with what the special sets left)."""
+    used = Counter(key[0])
+    left = Counter(pos.rack_in) - used
+    taken: Counter = Counter()
+    for k, name in key[1]:
+        taken[(k, name)] += 1
+    pool: Counter = Counter(t for t in left.elements() if not _is_special(t))
+    for k, s in enumerate(pos.table_sets_in):
+        if any(_is_special(t) for t in s) and not any(j == k for j, _ in taken):
+            continue  # stays as it is: it gives the rest no tile
+        have = Counter(t for t in s if not _is_special(t))
+        for t in list(have):
+            have[t] -= taken[(k, str(t))]
+        pool += +have
+    jokers = sum(n for t, n in pool.items() if t.is_joker)
+    rest = [t for t in left.elements() if not _is_special(t) and _could_play(t, pool, jokers, pos.edition)]
+    play = [*used.elements(), *rest]
+    tiles, value = len(play), played_value(pos, play)
+    first, second = (tiles, value) if objective is Objective.TILES else (value, tiles)
+    return first, second, len(pos.table_sets_in) - len({k for k, _ in key[1]})
+
+
+def _could_play(t: Tile, pool: Counter, jokers: int, ed: Edition) -> bool:
+    """Whether a plain set of ``pool`` (which holds ``t``) could hold ``t``: a necessary test."""
+    if t.is_joker:
+        return any(not x.is_joker for x in pool)
+    colours = {x.colour for x in pool if not x.is_joker and x.number == t.number}
+    if len(colours) + jokers >= 3:
+        return True
+    for low in range(max(ed.min_number, t.number - 2), min(t.number, ed.max_number - 2) + 1):  # type: ignore[operator]
+        missing = sum(1 for n in range(low, low + 3) if not pool[Tile(number=n, colour=t.colour)])
+        if missing <= jokers:
+            return True
+    return False
 
 
 def _score(answer: TurnAnswer, objective: Objective) -> tuple[int, int, int]:
@@ -236,31 +509,53 @@ def _with(
     """The special sets ``chosen`` and the best play of the rest of the rack around them."""
     used = Counter(t for c in chosen for t in c.rack)
     left_rack = list((Counter(pos.rack_in) - used).elements())
-    grown = {c.table_set for c in chosen if c.table_set is not None}
-    table = [s for k, s in enumerate(pos.table_sets_in) if k not in grown]
+    taken = Counter(x for c in chosen for x in c.taken)
+    broken = {k for k, _ in taken}
+    table: list[tuple[Tile, ...]] = []
+    changed: list[int] = []  # sets of ``table`` that lost a tile but stay a set (plain jokers)
+    loose: list[Tile] = []
+    for k, s in enumerate(pos.table_sets_in):
+        if k not in broken:
+            table.append(s)
+            continue
+        left = Counter(s) - Counter({t: n for (j, t), n in taken.items() if j == k})
+        if any(t.is_joker for t in left):
+            if not _verdict(_key(left.elements()), pos.edition).valid:
+                return None  # its plain joker would be loose: not modelled
+            changed.append(len(table))
+            table.append(tuple(left.elements()))
+        else:
+            loose += list(left.elements())
     value = sum(c.opening_value for c in chosen)
     rules = pos.rules
     if not opened:
         rules = replace(rules, threshold=max(0, rules.threshold - value))
-    sub = Position(table, left_rack, pos.edition, rules)
-    loose = [t for c in chosen for t in c.leftover]
+    try:
+        sub = Position(table, left_rack, pos.edition, rules)
+    except RummiError:
+        return None
+    if changed:
+        sub.sets = [replace(s, keepable=False) if i in changed else s for i, s in enumerate(sub.sets)]
     if loose:
         sub = _with_loose(sub, loose)
-    answer = rest(sub, opened) if sub.rack_in or loose else None
-    if loose and answer is None:
+    must_place = bool(loose or changed)
+    answer = rest(sub, opened) if sub.rack_in or must_place else None
+    if must_place and answer is None:
         return None  # the tiles left loose fit nowhere
-    if answer is None or (answer.tiles == 0 and not loose):
+    if answer is None or (answer.tiles == 0 and not must_place):
         if not opened and rules.threshold > 0:
             return None  # the special sets alone do not open
         played: list[Tile] = []
         new_table = [list(s) for s in table]
         untouched = [True] * len(table)
         rest_opening = 0
+        proven = True
     else:
         played = list(answer.played)
         new_table = [list(s) for s in answer.table]
         untouched = list(answer.untouched)
         rest_opening = answer.opening_value
+        proven = answer.proven
     played += [t for c in chosen for t in c.rack]
     new_table += [list(c.tiles) for c in chosen]
     untouched += [False] * len(chosen)
@@ -271,12 +566,13 @@ def _with(
         tiles=len(played),
         value=played_value(pos, played),
         opening_value=(rest_opening + value) if not opened else 0,
+        proven=proven,
     )
 
 
 def _with_loose(sub: Position, loose: list[Tile]) -> Position:
     """``sub`` with ``loose`` tiles on the table that must be placed but belong to no old set
-    (what a special set left of the table set it took tiles from)."""
+    (what the special sets left of the table sets they took tiles from)."""
     out = copy.copy(sub)
     out.table_count = list(sub.table_count)
     for t in loose:
