@@ -123,11 +123,17 @@ def solve(
     pos = Position(table, rack, _edition_of(edition, rules), view)
     if not pos.rack_in:
         return _draw("the rack is empty", goal, pos)
-    answer, judged = _best(pos, opened, goal, rules, compiled)
     if specials.applies(pos):
+        # the search judges every play it answers (and finds the play without special jokers
+        # itself, with the special sets left out, where the fast methods apply)
         judge = (lambda a: _legal(pos, a, opened, rules)) if _judgeable(rules) else (lambda a: True)
-        answer = specials.solve(pos, opened, goal, answer, lambda sub, o: _best(sub, o, goal, rules, compiled)[0], judge)
-        judged = False
+        rest = lambda sub, o: _best(sub, o, goal, rules, compiled)[0]  # noqa: E731
+        answer = specials.solve(pos, opened, goal, None, rest, judge)
+        judged = answer is not None and answer.tiles > 0 and _judgeable(rules)
+        if answer is None or answer.tiles == 0:
+            answer, judged = _best(pos, opened, goal, rules, compiled)
+    else:
+        answer, judged = _best(pos, opened, goal, rules, compiled)
     if not judged:
         answer = _judged(pos, answer, opened, goal, rules)
     if answer is None:

@@ -51,6 +51,14 @@ MAX_CANDIDATES = 2500
 MAX_COMBINATIONS = 20000
 #: rests solved at most per hint; beyond it the hint is not proven
 MAX_RESTS = 400
+#: the same on a big table (below), where each is a walk of a 40-tile table
+MAX_RESTS_BIG = 16
+#: a table of more tiles is big: there a special set takes at most FOREIGN_LIMIT tiles of plain
+#: table sets (the rack's and its own old set's tiles are not limited) and the hint is not
+#: proven. The cross-check's positions (a few sets) stay below it; a 40-tile table has 8,000
+#: special sets without the limit (tens of seconds a hint)
+BIG_TABLE = 24
+FOREIGN_LIMIT = 1
 
 _PLAIN = Tile(joker=JokerKind.PLAIN)  # stands for any plain joker while shapes are made
 _DOUBLE, _MIRROR, _CHANGE = JokerKind.DOUBLE, JokerKind.MIRROR, JokerKind.COLOUR_CHANGE
@@ -61,7 +69,7 @@ RACK = -1  # source of a tile taken from the rack
 class SpecialSet:
     """A set holding at least one special joker, and where each of its tiles comes from."""
 
-    tiles: tuple[Tile, ...]  # in reading order
+    tiles: tuple[Tile, ...]  # as a sorted key; laid out by :func:`laid_out`
     rack: tuple[Tile, ...]  # the rack tiles it uses
     #: (table set index, tile) for each tile it takes from the table
     taken: tuple[tuple[int, Tile], ...]
@@ -86,6 +94,10 @@ class _Pool:
 
     sources: dict[Tile, list[tuple[int, int]]]  # kind -> [(source, count)], numbered and special
     plain: list[tuple[int, Tile, int]]  # (source, plain joker tile, count)
+    #: kinds the rack or a table set holding a special joker has: a set's "own" tiles
+    own: set[Tile]
+    #: on a big table, the most tiles of plain table sets one special set may take (else None)
+    foreign_limit: int | None = None
 
     def count(self, tile: Tile) -> int:
         return sum(n for _, n in self.sources.get(tile, ()))
@@ -107,12 +119,17 @@ def _pool(pos: Position, opened: bool) -> _Pool:
                 sources.setdefault(t, []).append((source, n))
 
     add(RACK, Counter(pos.rack_in))
+    own = {t for t in pos.rack_in if not t.is_joker}
     if opened:
         for k, s in enumerate(pos.table_sets_in):
             holds_special = any(_is_special(t) for t in s)
             tiles = Counter(s) if holds_special else Counter(t for t in s if not t.is_joker)
             add(k, tiles)
-    return _Pool(sources, plain)
+            if holds_special:
+                own.update(t for t in s if not t.is_joker)
+    table_tiles = sum(len(s) for s in pos.table_sets_in) if opened else 0
+    limit = FOREIGN_LIMIT if table_tiles > BIG_TABLE else None
+    return _Pool(sources, plain, own, limit)
 
 
 def _shapes(pool: _Pool, ed: Edition) -> set[tuple[Tile, ...]]:
@@ -124,17 +141,23 @@ def _shapes(pool: _Pool, ed: Edition) -> set[tuple[Tile, ...]]:
     numbered = Counter({t: pool.count(t) for t in pool.sources if not t.is_joker})
     plain = min(pool.plain_count, 3)
     out: set[tuple[Tile, ...]] = set()
-    _runs(numbered, specials, plain, ed, out)
+    _runs(numbered, specials, plain, ed, out, pool)
     _groups(numbered, specials, plain, ed, out)
     _mirrors(numbered, specials, plain, ed, out)
+    if pool.foreign_limit is not None:
+        out = {shape for shape in out if _foreign(shape, pool) <= pool.foreign_limit}  # type: ignore[operator]
     return out
+
+
+def _foreign(tiles, pool: _Pool) -> int:  # type: ignore[no-untyped-def]
+    return sum(1 for t in tiles if not t.is_joker and t not in pool.own)
 
 
 def _key(tiles) -> tuple[Tile, ...]:  # type: ignore[no-untyped-def]
     return tuple(sorted(tiles, key=lambda t: (t.is_joker, t.sort_key() if not t.is_joker else (0, 0, str(t)))))
 
 
-def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set) -> None:
+def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set, pool: _Pool) -> None:
     """Runs walked number by number: each place a pool tile, a plain joker, a colour-change
     joker (the colour may change across it) or half of a double joker."""
     double = next((t for t in specials if t.joker is _DOUBLE), None)
@@ -148,7 +171,9 @@ def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: se
     left = {"d": specials[double] if double else 0, "c": specials[change] if change else 0, "p": plain}
     tiles: list[Tile] = []
 
-    def walk(n: int, colour, crossed: bool, physical: int, reals: int, has_special: bool) -> None:  # type: ignore[no-untyped-def]
+    limit = pool.foreign_limit if pool.foreign_limit is not None else ed.max_run_length
+
+    def walk(n: int, colour, crossed: bool, physical: int, reals: int, has_special: bool, foreign: int = 0) -> None:  # type: ignore[no-untyped-def]
         if has_special and reals and physical >= 3:
             out.add(_key(tiles))
         if n > hi or len(tiles) >= ed.max_run_length:
@@ -156,25 +181,28 @@ def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: se
         for t in by_number.get(n, ()):
             if colour is not None and (t.colour != colour) != crossed:
                 continue
+            more = foreign + (t not in pool.own)
+            if more > limit:
+                continue
             tiles.append(t)
-            walk(n + 1, t.colour, False, physical + 1, reals + 1, has_special)
+            walk(n + 1, t.colour, False, physical + 1, reals + 1, has_special, more)
             tiles.pop()
         if left["p"]:
             left["p"] -= 1
             tiles.append(_PLAIN)
-            walk(n + 1, colour, crossed, physical + 1, reals, has_special)
+            walk(n + 1, colour, crossed, physical + 1, reals, has_special, foreign)
             tiles.pop()
             left["p"] += 1
         if left["c"]:
             left["c"] -= 1
             tiles.append(change)  # type: ignore[arg-type]
-            walk(n + 1, colour, True if colour is not None else crossed, physical + 1, reals, True)
+            walk(n + 1, colour, True if colour is not None else crossed, physical + 1, reals, True, foreign)
             tiles.pop()
             left["c"] += 1
         if left["d"] and n + 1 <= hi:
             left["d"] -= 1
             tiles.append(double)  # type: ignore[arg-type]
-            walk(n + 2, colour, crossed, physical + 1, reals, True)
+            walk(n + 2, colour, crossed, physical + 1, reals, True, foreign)
             tiles.pop()
             left["d"] += 1
 
@@ -307,21 +335,30 @@ def candidates(pos: Position, opened: bool) -> list[SpecialSet]:
     if not opened and not pos.rules.joker_in_opening:
         return []  # before the opening only rack tiles count, and no joker may be among them
     pool = _pool(pos, opened)
+    # on a big table a special set plays a rack tile (a table special joker's set rebuilt from
+    # table tiles alone is not tried there)
+    big = pool.foreign_limit is not None
+    special_set = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
     found: dict[tuple, SpecialSet] = {}
     for shape in _shapes(pool, pos.edition):
         for rack, taken, tiles in _sourcings(shape, pool):
             verdict = _verdict(_key(tiles), pos.edition)
             if not verdict.valid:
                 break  # the same shape with other sources is as invalid
-            if not rack and not any(_is_special(t) for _, t in taken):
+            if not rack and (big or not any(_is_special(t) for _, t in taken)):
                 continue  # nothing played and no table special joker moved: no use
+            if big and sum(1 for k, _ in taken if not special_set[k]) > pool.foreign_limit:  # type: ignore[operator]
+                continue
             key = (_key(rack), tuple(sorted(taken, key=lambda x: (x[0], str(x[1])))))
             if key not in found:
-                found[key] = SpecialSet(
-                    tuple(reading_order(tiles, verdict)), tuple(rack), key[1], verdict.value
-                )
+                found[key] = SpecialSet(_key(tiles), tuple(rack), key[1], verdict.value)
     out = sorted(found.values(), key=lambda c: (-len(c.rack), -sum(t.face_value for t in c.rack), len(c.taken)))
     return out
+
+
+def laid_out(c: SpecialSet, edition: Edition) -> list[Tile]:
+    """The set's tiles as it reads (only the sets of the answer are laid out)."""
+    return reading_order(list(c.tiles), _verdict(c.tiles, edition))
 
 
 def reading_order(tiles: list[Tile], verdict) -> list[Tile]:  # type: ignore[no-untyped-def]
@@ -360,6 +397,8 @@ def _combinations(pos: Position, found: list[SpecialSet]) -> tuple[list[tuple[Sp
     set_have = [Counter(s) for s in pos.table_sets_in]
     holds_special = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
     jokers_of = [Counter(t for t in s if t.is_joker) for s in pos.table_sets_in]
+    racks = [Counter(c.rack) for c in found]
+    takes = [Counter(c.taken) for c in found]
     out: list[tuple[SpecialSet, ...]] = []
     cut = False
     most = sum(1 for t in pos.rack_in if _is_special(t)) + sum(
@@ -384,11 +423,11 @@ def _combinations(pos: Position, found: list[SpecialSet]) -> tuple[list[tuple[Sp
         if len(chosen) >= most:
             return
         for i in range(start, len(found)):
-            c = found[i]
-            r2 = rack + Counter(c.rack)
+            r2 = rack + racks[i]
             if r2 - rack_have:
                 continue
-            t2 = taken + Counter(c.taken)
+            t2 = taken + takes[i]
+            c = found[i]
             if any(n > set_have[k][t] for (k, t), n in t2.items()):
                 continue
             chosen.append(c)
@@ -413,39 +452,52 @@ def solve(
     it. ``legal`` judges a play before it becomes the hint (moving a table set's special joker
     frees it, which the preset's rules then judge)."""
     found = candidates(pos, opened)
-    proven = len(found) <= MAX_CANDIDATES
+    proven = len(found) <= MAX_CANDIDATES and _pool(pos, opened).foreign_limit is None
     found = found[:MAX_CANDIDATES]
     combos, cut = _combinations(pos, found)
     proven = proven and not cut
+    if plain is None:  # the play with every special joker where it is, by the fast methods
+        combos.append(())
     by_rest: dict[tuple, list[tuple[SpecialSet, ...]]] = {}
     for combo in combos:
         by_rest.setdefault(_rest_key(combo), []).append(combo)
     # best first: unsolved rests by their upper bound, solved ones by their score
     heap: list[tuple[tuple[int, ...], int, tuple | None, TurnAnswer | None, list]] = []
     tick = itertools.count()
+    big = _pool(pos, opened).foreign_limit is not None
+    budget = MAX_RESTS_BIG if big else MAX_RESTS
+    # on a big table one bound for all (what the whole pool could play), else one per rest
+    bound = _bounder(pos, objective, per_rest=not big)
     for key, group in by_rest.items():
-        heapq.heappush(heap, (_neg(_bound(pos, key, objective)), next(tick), key, None, group))
+        heapq.heappush(heap, (_neg(bound(key)), next(tick), key, None, group))
     best = plain if plain is not None and plain.tiles > 0 else None
     best_score = _score(best, objective) if best is not None else (0, 0, -1)
+    nothing = plain  # what to answer when nothing can be played: a play of no tile
     solved = 0
     while heap:
         neg, _, key, answer, group = heapq.heappop(heap)
         if tuple(-x for x in neg) <= best_score:
             break
         if answer is None:
-            if solved >= MAX_RESTS:
+            if solved >= budget:
                 proven = False
-                break
+                continue  # past the budget: only the plays already found are judged
             solved += 1
             for combo in group:
                 candidate = _with(pos, opened, objective, list(combo), rest)
-                if candidate is not None:
-                    heapq.heappush(heap, (_neg(_score(candidate, objective)), next(tick), key, candidate, [combo]))
+                if candidate is None:
+                    continue
+                if candidate.tiles == 0:
+                    nothing = nothing or candidate
+                    continue
+                heapq.heappush(heap, (_neg(_score(candidate, objective)), next(tick), key, candidate, [combo]))
             continue
         if legal(answer):
             best, best_score = answer, _score(answer, objective)
             break
-    if best is None or best is plain:
+    if best is None:
+        return nothing
+    if best is plain:
         return plain
     return replace(best, proven=proven and best.proven)
 
@@ -460,11 +512,41 @@ def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
     return rack, taken
 
 
-def _bound(pos: Position, key: tuple, objective: Objective) -> tuple[int, int, int]:
+def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[tuple], tuple[int, int, int]]:
     """What a rest can reach at best: the special sets' rack tiles and every rack tile left that
-    a plain set could hold (by :func:`_could_play`, with what the special sets left)."""
-    used = Counter(key[0])
-    left = Counter(pos.rack_in) - used
+    a plain set could hold (by :func:`_could_play`), given what the special sets leave
+    (``per_rest``) or given the whole table and rack (cheaper, and as true: a rest has less)."""
+    everything = Counter(t for s in pos.table_sets_in for t in s if not _is_special(t))
+    everything += Counter(t for t in pos.rack_in if not _is_special(t))
+    playable = {t for t in everything if _could_play(t, everything, _jokers(everything), pos.edition)}
+
+    rack_playable = [t for t in pos.rack_in if t in playable]
+    all_tiles, all_value = len(rack_playable), played_value(pos, rack_playable)
+
+    def bound(key: tuple) -> tuple[int, int, int]:
+        used = key[0]
+        if per_rest:
+            left = Counter(pos.rack_in) - Counter(used)
+            pool = _rest_pool(pos, key, left)
+            jokers = _jokers(pool)
+            rest = [t for t in left.elements() if t in playable and _could_play(t, pool, jokers, pos.edition)]
+            play = [*used, *rest]
+            tiles, value = len(play), played_value(pos, play)
+        else:  # every playable rack tile, and the special jokers the sets use
+            extra = [t for t in used if t not in playable]
+            tiles, value = all_tiles + len(extra), all_value + played_value(pos, extra)
+        first, second = (tiles, value) if objective is Objective.TILES else (value, tiles)
+        return first, second, len(pos.table_sets_in) - len({k for k, _ in key[1]})
+
+    return bound
+
+
+def _jokers(pool: Counter) -> int:
+    return sum(n for t, n in pool.items() if t.is_joker)
+
+
+def _rest_pool(pos: Position, key: tuple, left: Counter) -> Counter:
+    """The plain tiles a rest may use: the rack's and those of the table sets it may change."""
     taken: Counter = Counter()
     for k, name in key[1]:
         taken[(k, name)] += 1
@@ -476,12 +558,7 @@ def _bound(pos: Position, key: tuple, objective: Objective) -> tuple[int, int, i
         for t in list(have):
             have[t] -= taken[(k, str(t))]
         pool += +have
-    jokers = sum(n for t, n in pool.items() if t.is_joker)
-    rest = [t for t in left.elements() if not _is_special(t) and _could_play(t, pool, jokers, pos.edition)]
-    play = [*used.elements(), *rest]
-    tiles, value = len(play), played_value(pos, play)
-    first, second = (tiles, value) if objective is Objective.TILES else (value, tiles)
-    return first, second, len(pos.table_sets_in) - len({k for k, _ in key[1]})
+    return pool
 
 
 def _could_play(t: Tile, pool: Counter, jokers: int, ed: Edition) -> bool:
@@ -512,11 +589,13 @@ def _with(
     taken = Counter(x for c in chosen for x in c.taken)
     broken = {k for k, _ in taken}
     table: list[tuple[Tile, ...]] = []
+    kept: list[tuple[Tile, ...]] = []  # table sets with a special joker, left as they are
     changed: list[int] = []  # sets of ``table`` that lost a tile but stay a set (plain jokers)
     loose: list[Tile] = []
     for k, s in enumerate(pos.table_sets_in):
         if k not in broken:
-            table.append(s)
+            # one the rest cannot touch: left out of it, so that the fast methods apply
+            (kept if any(_is_special(t) for t in s) else table).append(s)
             continue
         left = Counter(s) - Counter({t: n for (j, t), n in taken.items() if j == k})
         if any(t.is_joker for t in left):
@@ -557,8 +636,8 @@ def _with(
         rest_opening = answer.opening_value
         proven = answer.proven
     played += [t for c in chosen for t in c.rack]
-    new_table += [list(c.tiles) for c in chosen]
-    untouched += [False] * len(chosen)
+    new_table += [list(s) for s in kept] + [laid_out(c, pos.edition) for c in chosen]
+    untouched += [True] * len(kept) + [False] * len(chosen)
     return TurnAnswer(
         played=played,
         table=new_table,
