@@ -153,10 +153,31 @@ def solve(
         freed = [f for f in combo if f.keep_as is None]
         if landed or len(freed) != 1 or not (pos.rules.freed_in_new_set or pos.rules.freed_min_own_tiles > 0):
             return None
-        for landing in landings(pos, freed[0]):
+        # the splits, likeliest first; none can beat the rejected answer, so a split answer
+        # that reaches it is the best of the queue: judged at once, the rest are not walked
+        parent = score(answer, objective)
+        for landing in _likeliest_first(landings(pos, freed[0]), answer, freed[0]):
             if not offer(combo, landing):
                 return None
+            head = queue[0] if queue else None
+            if head is not None and head[1] != judged_head and score(head[2], objective) >= parent:
+                judged_head = head[1]
+                if legal(head[2]):
+                    if no_whole_rack and head[2].tiles < len(pos.rack_in):
+                        return None
+                    return head[2]
     return None
+
+
+def _likeliest_first(found: list[tuple[Tile, ...]], answer: TurnAnswer, fate: Fate) -> list[tuple[Tile, ...]]:
+    """Landing sets in the order worth walking: the rack tiles beside the joker in the rejected
+    answer first (the walk had put them together), then the bigger sets."""
+    beside: Counter = Counter()
+    for s in answer.table:
+        if fate.joker.tile in s:
+            beside = Counter(t for t in s if not t.is_joker)
+            break
+    return sorted(found, key=lambda tiles: (-sum((Counter(t for t in tiles if not t.is_joker) & beside).values()), -len(tiles)))
 
 
 def _negated(key: tuple[int, int, int]) -> tuple[int, int, int]:
