@@ -22,8 +22,11 @@ are chosen by a search around the models, and the models lay out the rest of the
    tile the rest could play), so most combinations are never solved.
 4. **Judged best first**: the first play the referee accepts (``legal``) is the hint.
 
-Where the pool is so big that the sets or combinations pass their budgets the search keeps the
-most promising (most rack tiles) and the hint is marked not proven optimal.
+A hint is marked not proven optimal where the search cut anything short: on a big table (more
+than :data:`BIG_TABLE` tiles) a special set takes at most one tile of a plain table set, plays a
+rack tile, only the 64 shapes with the most rack tiles are tried and 16 rests solved; anywhere,
+past the budgets below; and where the referee rejected a play on the way (the best rest of that
+choice of sets broke a joker rule; a worse rest of it is not looked for).
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ MAX_RESTS_BIG = 16
 #: special sets without the limit (tens of seconds a hint)
 BIG_TABLE = 24
 FOREIGN_LIMIT = 1
+#: on a big table, the special sets' shapes tried (those with the most rack tiles)
+MAX_SHAPES_BIG = 64
 
 _PLAIN = Tile(joker=JokerKind.PLAIN)  # stands for any plain joker while shapes are made
 _DOUBLE, _MIRROR, _CHANGE = JokerKind.DOUBLE, JokerKind.MIRROR, JokerKind.COLOUR_CHANGE
@@ -98,6 +103,8 @@ class _Pool:
     own: set[Tile]
     #: on a big table, the most tiles of plain table sets one special set may take (else None)
     foreign_limit: int | None = None
+    #: the table sets holding a special joker
+    special_sets: frozenset[int] = frozenset()
 
     def count(self, tile: Tile) -> int:
         return sum(n for _, n in self.sources.get(tile, ()))
@@ -129,7 +136,8 @@ def _pool(pos: Position, opened: bool) -> _Pool:
                 own.update(t for t in s if not t.is_joker)
     table_tiles = sum(len(s) for s in pos.table_sets_in) if opened else 0
     limit = FOREIGN_LIMIT if table_tiles > BIG_TABLE else None
-    return _Pool(sources, plain, own, limit)
+    special_sets = frozenset(k for k, s in enumerate(pos.table_sets_in) if any(_is_special(t) for t in s))
+    return _Pool(sources, plain, own, limit, special_sets if opened else frozenset())
 
 
 def _shapes(pool: _Pool, ed: Edition) -> set[tuple[Tile, ...]]:
@@ -153,8 +161,19 @@ def _foreign(tiles, pool: _Pool) -> int:  # type: ignore[no-untyped-def]
     return sum(1 for t in tiles if not t.is_joker and t not in pool.own)
 
 
+_ORDER: dict[Tile, tuple] = {}
+
+
+def _order(t: Tile) -> tuple:
+    order = _ORDER.get(t)
+    if order is None:
+        order = _ORDER[t] = (t.is_joker, t.sort_key() if not t.is_joker else (0, 0, str(t)))
+    return order
+
+
 def _key(tiles) -> tuple[Tile, ...]:  # type: ignore[no-untyped-def]
-    return tuple(sorted(tiles, key=lambda t: (t.is_joker, t.sort_key() if not t.is_joker else (0, 0, str(t)))))
+    """Tiles in one order, so that a multiset has one key."""
+    return tuple(sorted(tiles, key=_order))
 
 
 def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set, pool: _Pool) -> None:
@@ -289,7 +308,8 @@ def _sourcings(shape: tuple[Tile, ...], pool: _Pool) -> Iterator[tuple[list[Tile
     kinds = [t for t in need if t != _PLAIN]
     per_kind = []
     for t in kinds:
-        per_kind.append([[(s, t, n) for s, n in split if n] for split in _splits(need[t], pool.sources[t])])
+        splits = _splits(need[t], pool.sources[t]) if pool.foreign_limit is None else _few_splits(need[t], pool, t)
+        per_kind.append([[(s, t, n) for s, n in split if n] for split in splits])
     plains = [[(s, t, n) for s, t, n in split if n] for split in _plain_splits(need[_PLAIN], pool.plain)]
     for choice in itertools.product(*per_kind, plains):
         rack: list[Tile] = []
@@ -317,6 +337,35 @@ def _splits(need: int, sources: list[tuple[int, int]]) -> Iterator[list[tuple[in
             yield [(source, n), *tail]
 
 
+def _few_splits(need: int, pool: _Pool, t: Tile) -> list[list[tuple[int, int]]]:
+    """On a big table, a few ways to take ``need`` tiles ``t``: as many as can be from the table
+    sets holding special jokers, or from the rack, first; then one from a plain table set."""
+    sources = pool.sources[t]
+    own = [x for x in sources if x[0] in pool.special_sets]
+    rack = [x for x in sources if x[0] == RACK]
+    plain = [x for x in sources if x[0] not in pool.special_sets and x[0] != RACK]
+    out: list[list[tuple[int, int]]] = []
+    for order in (own + rack, rack + own):
+        split = _greedy(need, order)
+        if split is not None and split not in out:
+            out.append(split)
+        for source, have in plain[:8]:
+            split = _greedy(need - 1, order)
+            if have and split is not None:
+                out.append([*split, (source, 1)])
+    return out
+
+
+def _greedy(need: int, sources: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
+    split = []
+    for source, have in sources:
+        n = min(need, have)
+        if n:
+            split.append((source, n))
+            need -= n
+    return split if need == 0 else None
+
+
 def _plain_splits(need: int, plain: list[tuple[int, Tile, int]]) -> Iterator[list[tuple[int, Tile, int]]]:
     if need == 0:
         yield []
@@ -340,7 +389,12 @@ def candidates(pos: Position, opened: bool) -> list[SpecialSet]:
     big = pool.foreign_limit is not None
     special_set = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
     found: dict[tuple, SpecialSet] = {}
-    for shape in _shapes(pool, pos.edition):
+    shapes = list(_shapes(pool, pos.edition))
+    if big:  # the shapes with the most rack tiles (the rack's kinds) only
+        rack_kinds = {t for t in pos.rack_in if not t.is_joker}
+        shapes.sort(key=lambda shape: (-sum(t in rack_kinds for t in shape), len(shape), [_order(t) for t in shape]))
+        shapes = shapes[:MAX_SHAPES_BIG]
+    for shape in shapes:
         for rack, taken, tiles in _sourcings(shape, pool):
             verdict = _verdict(_key(tiles), pos.edition)
             if not verdict.valid:
@@ -495,6 +549,9 @@ def solve(
         if legal(answer):
             best, best_score = answer, _score(answer, objective)
             break
+        # rejected: the best rest of this choice of special sets broke a joker rule, and a
+        # worse rest of it that keeps the rule is not looked for, so the hint is not proven
+        proven = False
     if best is None:
         return nothing
     if best is plain:
