@@ -24,7 +24,8 @@ are chosen by a search around the models, and the models lay out the rest of the
 
 A hint is marked not proven optimal where the search cut anything short: on a big table (more
 than :data:`BIG_TABLE` tiles) a special set takes at most one tile of a plain table set, plays a
-rack tile, only the 64 shapes with the most rack tiles are tried and 16 rests solved; anywhere,
+rack tile, only the 96 shapes of the most own and rack tiles are tried and 24 rests solved (those
+with no loose tile first); anywhere,
 past the budgets below; and where the referee rejected a play on the way (the best rest of that
 choice of sets broke a joker rule; a worse rest of it is not looked for).
 """
@@ -55,7 +56,7 @@ MAX_COMBINATIONS = 20000
 #: rests solved at most per hint; beyond it the hint is not proven
 MAX_RESTS = 400
 #: the same on a big table (below), where each is a walk of a 40-tile table
-MAX_RESTS_BIG = 16
+MAX_RESTS_BIG = 24
 #: a table of more tiles is big: there a special set takes at most FOREIGN_LIMIT tiles of plain
 #: table sets (the rack's and its own old set's tiles are not limited) and the hint is not
 #: proven. The cross-check's positions (a few sets) stay below it; a 40-tile table has 8,000
@@ -63,8 +64,10 @@ MAX_RESTS_BIG = 16
 BIG_TABLE = 24
 FOREIGN_LIMIT = 1
 #: on a big table, the special sets' shapes tried (those with the most rack tiles)
-MAX_SHAPES_BIG = 64
+MAX_SHAPES_BIG = 96
 
+#: a solved play goes before the unsolved rests whose bound it equals (they cannot beat it)
+_SOLVED = 1 << 20
 _PLAIN = Tile(joker=JokerKind.PLAIN)  # stands for any plain joker while shapes are made
 _DOUBLE, _MIRROR, _CHANGE = JokerKind.DOUBLE, JokerKind.MIRROR, JokerKind.COLOUR_CHANGE
 RACK = -1  # source of a tile taken from the rack
@@ -390,9 +393,9 @@ def candidates(pos: Position, opened: bool) -> list[SpecialSet]:
     special_set = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
     found: dict[tuple, SpecialSet] = {}
     shapes = list(_shapes(pool, pos.edition))
-    if big:  # the shapes with the most rack tiles (the rack's kinds) only
+    if big:  # the shapes of own tiles (the rack's, a special set's) first, the most rack tiles first
         rack_kinds = {t for t in pos.rack_in if not t.is_joker}
-        shapes.sort(key=lambda shape: (-sum(t in rack_kinds for t in shape), len(shape), [_order(t) for t in shape]))
+        shapes.sort(key=lambda shape: (_foreign(shape, pool), -sum(t in rack_kinds for t in shape), len(shape), [_order(t) for t in shape]))
         shapes = shapes[:MAX_SHAPES_BIG]
     for shape in shapes:
         for rack, taken, tiles in _sourcings(shape, pool):
@@ -406,8 +409,12 @@ def candidates(pos: Position, opened: bool) -> list[SpecialSet]:
             key = (_key(rack), tuple(sorted(taken, key=lambda x: (x[0], str(x[1])))))
             if key not in found:
                 found[key] = SpecialSet(_key(tiles), tuple(rack), key[1], verdict.value)
-    out = sorted(found.values(), key=lambda c: (-len(c.rack), -sum(t.face_value for t in c.rack), len(c.taken)))
-    return out
+    def order(c: SpecialSet) -> tuple:
+        # the most rack tiles first; on a big table the fewest plain table sets broken first
+        broken = len({k for k, _ in c.taken if not special_set[k]}) if big else 0
+        return broken, -len(c.rack), -sum(t.face_value for t in c.rack), len(c.taken)
+
+    return sorted(found.values(), key=order)
 
 
 def laid_out(c: SpecialSet, edition: Edition) -> list[Tile]:
@@ -510,8 +517,11 @@ def solve(
     found = found[:MAX_CANDIDATES]
     combos, cut = _combinations(pos, found)
     proven = proven and not cut
+    first = None
     if plain is None:  # the play with every special joker where it is, by the fast methods
-        combos.append(())
+        first = _with(pos, opened, objective, [], rest)
+    # the rack tiles that play leaves behind: special sets that use them promise the most
+    behind = Counter(pos.rack_in) - Counter((first or plain).played if (first or plain) else ())
     by_rest: dict[tuple, list[tuple[SpecialSet, ...]]] = {}
     for combo in combos:
         by_rest.setdefault(_rest_key(combo), []).append(combo)
@@ -522,15 +532,25 @@ def solve(
     budget = MAX_RESTS_BIG if big else MAX_RESTS
     # on a big table one bound for all (what the whole pool could play), else one per rest
     bound = _bounder(pos, objective, per_rest=not big)
+    sizes = [len(s) for s in pos.table_sets_in]
     for key, group in by_rest.items():
-        heapq.heappush(heap, (_neg(bound(key)), next(tick), key, None, group))
+        # at one bound: the rests with no loose tile first (a set grown or made whole), then
+        # those whose special sets use the rack tiles the play without them leaves behind
+        taken = Counter(k for k, _ in key[1])
+        loose = sum(sizes[k] - n for k, n in taken.items())
+        promise = sum((Counter(key[0]) & behind).values())
+        heapq.heappush(heap, (_neg(bound(key)) + (loose > 0, -promise), next(tick), key, None, group))
     best = plain if plain is not None and plain.tiles > 0 else None
     best_score = _score(best, objective) if best is not None else (0, 0, -1)
     nothing = plain  # what to answer when nothing can be played: a play of no tile
+    if first is not None and first.tiles == 0:
+        nothing = first
+    elif first is not None:
+        heapq.heappush(heap, (_neg(_score(first, objective)) + (-_SOLVED, 0), next(tick), (), first, [()]))
     solved = 0
     while heap:
         neg, _, key, answer, group = heapq.heappop(heap)
-        if tuple(-x for x in neg) <= best_score:
+        if tuple(-x for x in neg[:3]) <= best_score:
             break
         if answer is None:
             if solved >= budget:
@@ -544,7 +564,7 @@ def solve(
                 if candidate.tiles == 0:
                     nothing = nothing or candidate
                     continue
-                heapq.heappush(heap, (_neg(_score(candidate, objective)), next(tick), key, candidate, [combo]))
+                heapq.heappush(heap, (_neg(_score(candidate, objective)) + (-_SOLVED, 0), next(tick), key, candidate, [combo]))
             continue
         if legal(answer):
             best, best_score = answer, _score(answer, objective)
