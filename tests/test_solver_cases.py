@@ -297,6 +297,13 @@ def test_a_special_joker_play_that_frees_a_table_joker_is_not_shown():
         # seed 110: the tile a double joker's new set takes comes from the group with a
         # standard joker, so the other group stays as it was
         ("r9 o9 Js k9 | k9 b9 r9 | k4 o4 r4", "r6 b3 b4 r8 o4 Jd", (3, 42, 1)),
+        # seed 414: a mirror set takes a tile of a set with a standard joker, which keeps its
+        # place (as o6, the tile it stood for before too), so no rack tile joins that set
+        ("o7 o8 o9 Js", "o6 b5 o9 k11 Jm", (2, 39, 0)),
+        # seed 532: a table set's standard joker stays beside a colour-change joker from the rack
+        ("b3 b4 Js b6", "o3 o11 Jc", (1, 30, 0)),
+        # seed 542: a table set's standard joker goes into a mirror set
+        ("r5 k5 Js | o5 b5 k5 | o4 k4 r4", "b4 k6 b7 Jm", (3, 40, 0)),
     ],
 )
 def test_twist_special_jokers_with_table_tiles(table: str, rack: str, best: tuple[int, int, int]):

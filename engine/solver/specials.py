@@ -11,8 +11,9 @@ are chosen by a search around the models, and the models lay out the rest of the
    mirror sets (two copies of a half that is a piece of a run or of a group). Each shape is
    checked by :func:`engine.melds.classify`, the one reading of Twist sets (rules.md 2.4), and
    given every way to take its tiles: from the rack, or from a table set (any tile of a set
-   without jokers, of a set holding special jokers, or of a set with plain jokers whose rest is
-   still a set). Before the opening only rack tiles are used.
+   without jokers or holding special jokers, a plain joker of any set, or a tile of a set with
+   plain jokers whose rest is still a set: its jokers then keep only the places they had
+   before). Before the opening only rack tiles are used.
 2. **Every combination** of such sets that shares no tile (:func:`_combinations`): a table set
    that gives up a tile is broken, its tiles left *loose* for the rest of the turn to place; a
    broken set holding special jokers must have all its jokers in the chosen sets (the models
@@ -43,7 +44,7 @@ from functools import lru_cache
 from rummi.engine.editions import Edition
 from rummi.engine.errors import RummiError
 from rummi.engine.melds import classify
-from rummi.engine.solver.position import Position, TableSet
+from rummi.engine.solver.position import Position, TableJoker, TableSet
 from rummi.engine.solver.turn import Objective, TurnAnswer, played_value
 from rummi.engine.tiles import JokerKind, Tile
 
@@ -133,8 +134,7 @@ def _pool(pos: Position, opened: bool) -> _Pool:
     if opened:
         for k, s in enumerate(pos.table_sets_in):
             holds_special = any(_is_special(t) for t in s)
-            tiles = Counter(s) if holds_special else Counter(t for t in s if not t.is_joker)
-            add(k, tiles)
+            add(k, Counter(s))  # a plain joker of any set may join a special set too
             if holds_special:
                 own.update(t for t in s if not t.is_joker)
     table_tiles = sum(len(s) for s in pos.table_sets_in) if opened else 0
@@ -668,6 +668,7 @@ def _with(
     table: list[tuple[Tile, ...]] = []
     kept: list[tuple[Tile, ...]] = []  # table sets with a special joker, left as they are
     changed: list[int] = []  # sets of ``table`` that lost a tile but stay a set (plain jokers)
+    origin: dict[int, int] = {}  # such a set's place in ``table`` -> its old set
     loose: list[Tile] = []
     for k, s in enumerate(pos.table_sets_in):
         if k not in broken:
@@ -679,6 +680,7 @@ def _with(
             if not _verdict(_key(left.elements()), pos.edition).valid:
                 return None  # its plain joker would be loose: not modelled
             changed.append(len(table))
+            origin[len(table)] = k
             table.append(tuple(left.elements()))
         else:
             loose += list(left.elements())
@@ -692,6 +694,7 @@ def _with(
         return None
     if changed:
         sub.sets = [replace(s, keepable=False) if i in changed else s for i, s in enumerate(sub.sets)]
+        sub.table_jokers = [_as_before(pos, j, origin[j.set_index]) if j.set_index in origin else j for j in sub.table_jokers]
     if loose:
         sub = _with_loose(sub, loose)
     must_place = bool(loose or changed)
@@ -723,6 +726,25 @@ def _with(
         value=played_value(pos, played),
         opening_value=(rest_opening + value) if not opened else 0,
         proven=proven,
+    )
+
+
+def _as_before(pos: Position, joker: TableJoker, k: int) -> TableJoker:
+    """A plain joker of a table set that gave a tile to a special set: it keeps its place only
+    at a tile it could stand for in its old set too (engine.joker_fate reads the old set), so
+    its meanings in what is left of the set are cut to those."""
+    before = [j for j in pos.table_jokers if j.set_index == k]
+    mine = [j for j in pos.table_jokers if j.set_index == k]
+    old = next((j for j in before if j.tile == joker.tile), mine[0] if mine else None)
+    if old is None:
+        return joker
+
+    def cut(now: tuple[int, ...], then: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(m for m in now if m in then)
+
+    return replace(
+        joker, meanings=cut(joker.meanings, old.meanings), run_meanings=cut(joker.run_meanings, old.run_meanings),
+        group_meanings=cut(joker.group_meanings, old.group_meanings),
     )
 
 
