@@ -733,9 +733,7 @@ def _as_before(pos: Position, joker: TableJoker, k: int) -> TableJoker:
     """A plain joker of a table set that gave a tile to a special set: it keeps its place only
     at a tile it could stand for in its old set too (engine.joker_fate reads the old set), so
     its meanings in what is left of the set are cut to those."""
-    before = [j for j in pos.table_jokers if j.set_index == k]
-    mine = [j for j in pos.table_jokers if j.set_index == k]
-    old = next((j for j in before if j.tile == joker.tile), mine[0] if mine else None)
+    old = next((j for j in pos.table_jokers if j.set_index == k and j.tile == joker.tile), None)
     if old is None:
         return joker
 
