@@ -309,3 +309,24 @@ def test_a_special_joker_play_that_frees_a_table_joker_is_not_shown():
 def test_twist_special_jokers_with_table_tiles(table: str, rack: str, best: tuple[int, int, int]):
     h = hint(table, rack, edition="twist", rules=get_rules("pressman_us_2009", edition="twist"))
     assert (h.tiles_played, h.value_played, sum(h.untouched)) == best
+
+
+BIG_TWIST_TABLE = (
+    "k3 r3 b3 o3 | k6 r6 b6 o6 | r9 r10 r11 r12 r13 | b9 b10 b11 b12 b13 | o9 o10 o11 o12 o13 | "
+    "k9 k10 k11 k12 k13"
+)
+
+
+def test_a_rack_special_joker_joins_a_whole_run_of_a_big_table():
+    # 26 table tiles: the limited search (one plain table tile per special set) finds nothing,
+    # the unlimited one joins Jd to a whole run; once that was a draw marked proven
+    h = hint(BIG_TWIST_TABLE, "Jd", edition="twist", rules="pressman_us_2009")
+    assert (h.tiles_played, format_tiles(h.play)) == (1, "Jd")
+    assert judged(BIG_TWIST_TABLE, h, "pressman_us_2009", edition="twist").legal
+
+
+def test_a_special_joker_between_two_big_table_groups():
+    # k3 Jd k6 takes one tile of each of two groups (two plain table sets), and k7 follows it
+    h = hint(BIG_TWIST_TABLE, "Jd k7 b1", edition="twist", rules="pressman_us_2009")
+    assert h.tiles_played == 2 and "b1" not in format_tiles(h.play)
+    assert judged(BIG_TWIST_TABLE, h, "pressman_us_2009", edition="twist").legal

@@ -36,6 +36,7 @@ from __future__ import annotations
 import copy
 import heapq
 import itertools
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -66,6 +67,19 @@ BIG_TABLE = 24
 FOREIGN_LIMIT = 1
 #: on a big table, the special sets' shapes tried (those with the most rack tiles)
 MAX_SHAPES_BIG = 96
+#: seconds one hint's search may take (a player waits for it at the table): the limited search
+#: on a big table, then the unlimited one where that proves nothing. Past it the hint is the
+#: best legal play found so far, marked not proven optimal
+TIME_BUDGET_S = 3.0
+
+
+class _OutOfTime(Exception):
+    """The wall-clock budget ran out: the search stops with what it has found."""
+
+
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise _OutOfTime
 
 #: a solved play goes before the unsolved rests whose bound it equals (they cannot beat it)
 _SOLVED = 1 << 20
@@ -118,7 +132,7 @@ class _Pool:
         return sum(n for _, _, n in self.plain)
 
 
-def _pool(pos: Position, opened: bool) -> _Pool:
+def _pool(pos: Position, opened: bool, limited: bool = True) -> _Pool:
     sources: dict[Tile, list[tuple[int, int]]] = {}
     plain: list[tuple[int, Tile, int]] = []
 
@@ -138,7 +152,7 @@ def _pool(pos: Position, opened: bool) -> _Pool:
             if holds_special:
                 own.update(t for t in s if not t.is_joker)
     table_tiles = sum(len(s) for s in pos.table_sets_in) if opened else 0
-    limit = FOREIGN_LIMIT if table_tiles > BIG_TABLE else None
+    limit = FOREIGN_LIMIT if limited and table_tiles > BIG_TABLE else None
     special_sets = frozenset(k for k, s in enumerate(pos.table_sets_in) if any(_is_special(t) for t in s))
     return _Pool(sources, plain, own, limit, special_sets if opened else frozenset())
 
@@ -381,12 +395,13 @@ def _plain_splits(need: int, plain: list[tuple[int, Tile, int]]) -> Iterator[lis
             yield [(source, tile, n), *tail]
 
 
-def candidates(pos: Position, opened: bool) -> list[SpecialSet]:
+def candidates(pos: Position, opened: bool, limited: bool = True, deadline: float | None = None) -> list[SpecialSet]:
     """Every special set the pool can make (before the opening: from the rack alone), each
-    with every way to take its tiles; the most rack tiles first."""
+    with every way to take its tiles; the most rack tiles first. ``limited``: on a big table
+    only the few described above (the rest is the unlimited search's, within ``deadline``)."""
     if not opened and not pos.rules.joker_in_opening:
         return []  # before the opening only rack tiles count, and no joker may be among them
-    pool = _pool(pos, opened)
+    pool = _pool(pos, opened, limited)
     # on a big table a special set plays a rack tile (a table special joker's set rebuilt from
     # table tiles alone is not tried there)
     big = pool.foreign_limit is not None
@@ -398,6 +413,7 @@ def candidates(pos: Position, opened: bool) -> list[SpecialSet]:
         shapes.sort(key=lambda shape: (_foreign(shape, pool), -sum(t in rack_kinds for t in shape), len(shape), [_order(t) for t in shape]))
         shapes = shapes[:MAX_SHAPES_BIG]
     for shape in shapes:
+        _check(deadline)
         for rack, taken, tiles in _sourcings(shape, pool):
             verdict = _verdict(_key(tiles), pos.edition)
             if not verdict.valid:
@@ -451,7 +467,9 @@ def reading_order(tiles: list[Tile], verdict) -> list[Tile]:  # type: ignore[no-
 # --- combinations and the rest of the turn --------------------------------------------------------
 
 
-def _combinations(pos: Position, found: list[SpecialSet]) -> tuple[list[tuple[SpecialSet, ...]], bool]:
+def _combinations(
+    pos: Position, found: list[SpecialSet], deadline: float | None = None
+) -> tuple[list[tuple[SpecialSet, ...]], bool]:
     """Every choice of special sets that share no tile and leave no special joker of a broken
     table set behind; and whether the budget cut the list short."""
     rack_have = Counter(pos.rack_in)
@@ -476,6 +494,7 @@ def _combinations(pos: Position, found: list[SpecialSet]) -> tuple[list[tuple[Sp
 
     def extend(start: int, chosen: list[SpecialSet], rack: Counter, taken: Counter) -> None:
         nonlocal cut
+        _check(deadline)
         if chosen and complete(chosen, taken):
             if len(out) >= MAX_COMBINATIONS:
                 cut = True
@@ -508,18 +527,56 @@ def solve(
     plain: TurnAnswer | None,
     rest: RestSolver,
     legal: Callable[[TurnAnswer], bool] = lambda answer: True,
+    budget_s: float = TIME_BUDGET_S,
 ) -> TurnAnswer | None:
     """The best legal play with special jokers, or ``plain`` (the best without) when none beats
     it. ``legal`` judges a play before it becomes the hint (moving a table set's special joker
-    frees it, which the preset's rules then judge)."""
-    found = candidates(pos, opened)
-    proven = len(found) <= MAX_CANDIDATES and _pool(pos, opened).foreign_limit is None
-    found = found[:MAX_CANDIDATES]
-    combos, cut = _combinations(pos, found)
-    proven = proven and not cut
+    frees it, which the preset's rules then judge).
+
+    The answer's ``proven`` is False where the search was cut short (a budget, the clock);
+    that holds for a play of no tile too, so that a caller never calls a draw proven when the
+    search that found nothing was not exhaustive. On a big table the limited search (a few
+    special sets, fast) goes first; where it proves nothing the unlimited one follows, both
+    within ``budget_s`` seconds."""
+    deadline = time.monotonic() + budget_s
+    answer = _search(pos, opened, objective, plain, rest, legal, True, deadline)
+    if answer is not None and answer.proven or _pool(pos, opened).foreign_limit is None:
+        return answer
+    full = _search(pos, opened, objective, plain, rest, legal, False, deadline)
+    if full is None:
+        return answer
+    if answer is not None and _score(answer, objective) > _score(full, objective):
+        return replace(answer, proven=False)
+    return full
+
+
+def _search(
+    pos: Position,
+    opened: bool,
+    objective: Objective,
+    plain: TurnAnswer | None,
+    rest: RestSolver,
+    legal: Callable[[TurnAnswer], bool],
+    limited: bool,
+    deadline: float,
+) -> TurnAnswer | None:
+    """One search (see :func:`solve`); ``limited``: on a big table, the few special sets only."""
+    big = _pool(pos, opened, limited).foreign_limit is not None
     first = None
     if plain is None:  # the play with every special joker where it is, by the fast methods
         first = _with(pos, opened, objective, [], rest)
+    nothing = plain  # what to answer when nothing can be played: a play of no tile
+    if first is not None and first.tiles == 0:
+        nothing = first
+    try:
+        found = candidates(pos, opened, limited, deadline)
+        proven = len(found) <= MAX_CANDIDATES and not big
+        found = found[:MAX_CANDIDATES]
+        combos, cut = _combinations(pos, found, deadline)
+    except _OutOfTime:
+        fallback = next((a for a in (first, plain) if a is not None and a.tiles > 0 and legal(a)), nothing)
+        return replace(fallback, proven=False) if fallback is not None else None
+    proven = proven and not cut
     # the rack tiles that play leaves behind: special sets that use them promise the most
     behind = Counter(pos.rack_in) - Counter((first or plain).played if (first or plain) else ())
     by_rest: dict[tuple, list[tuple[SpecialSet, ...]]] = {}
@@ -528,10 +585,10 @@ def solve(
     # best first: unsolved rests by their upper bound, solved ones by their score
     heap: list[tuple[tuple[int, ...], int, tuple | None, TurnAnswer | None, list]] = []
     tick = itertools.count()
-    big = _pool(pos, opened).foreign_limit is not None
     budget = MAX_RESTS_BIG if big else MAX_RESTS
     # on a big table one bound for all (what the whole pool could play), else one per rest
-    bound = _bounder(pos, objective, per_rest=not big)
+    large = sum(len(s) for s in pos.table_sets_in) > BIG_TABLE
+    bound = _bounder(pos, objective, per_rest=not large)
     sizes = [len(s) for s in pos.table_sets_in]
     for key, group in by_rest.items():
         # at one bound: the rests with no loose tile first (a set grown or made whole), then
@@ -542,10 +599,7 @@ def solve(
         heapq.heappush(heap, (_neg(bound(key)) + (loose > 0, -promise), next(tick), key, None, group))
     best = plain if plain is not None and plain.tiles > 0 else None
     best_score = _score(best, objective) if best is not None else (0, 0, -1)
-    nothing = plain  # what to answer when nothing can be played: a play of no tile
-    if first is not None and first.tiles == 0:
-        nothing = first
-    elif first is not None:
+    if first is not None and first.tiles > 0:
         heapq.heappush(heap, (_neg(_score(first, objective)) + (-_SOLVED, 0), next(tick), (), first, [()]))
     solved = 0
     while heap:
@@ -553,9 +607,9 @@ def solve(
         if tuple(-x for x in neg[:3]) <= best_score:
             break
         if answer is None:
-            if solved >= budget:
-                proven = False
-                continue  # past the budget: only the plays already found are judged
+            if solved >= budget or time.monotonic() > deadline:
+                proven = False  # past the budget or the clock: only the plays found are judged
+                continue
             solved += 1
             for combo in group:
                 candidate = _with(pos, opened, objective, list(combo), rest)
@@ -573,9 +627,7 @@ def solve(
         # worse rest of it that keeps the rule is not looked for, so the hint is not proven
         proven = False
     if best is None:
-        return nothing
-    if best is plain:
-        return plain
+        return replace(nothing, proven=proven and nothing.proven) if nothing is not None else None
     return replace(best, proven=proven and best.proven)
 
 
