@@ -291,19 +291,20 @@ def _mirrors(numbered: Counter, specials: Counter, plain: int, ed: Edition, out:
                 elif n > ed.max_number:
                     break
     for half in halves:
-        # each half tile twice; a plain joker may take the place of one copy (or of both)
+        # each half tile twice; a plain joker may take the place of a copy (or of both), and
+        # the plain jokers that take no copy's place are places of their own (a gap in a run
+        # half, r2 Js r4 Jm r4 Js r2), so 0..p copies are dropped, not always p
         for p in range(0, plain + 1):
-            for dropped in itertools.combinations_with_replacement(range(len(half)), min(p, len(half))):
-                counts = Counter(dropped)
-                if any(c > 2 for c in counts.values()):
-                    continue
-                tiles = [t for i, t in enumerate(half) for _ in range(2 - counts[i])]
-                if any(numbered[t] < tiles.count(t) for t in set(tiles)):
-                    continue
-                if tiles:
-                    out.add(_key([*tiles, mirror, *[_PLAIN] * p]))
-            if p == 0:
-                continue
+            for d in range(0, min(p, 2 * len(half)) + 1):
+                for dropped in itertools.combinations_with_replacement(range(len(half)), d):
+                    counts = Counter(dropped)
+                    if any(c > 2 for c in counts.values()):
+                        continue
+                    tiles = [t for i, t in enumerate(half) for _ in range(2 - counts[i])]
+                    if any(numbered[t] < tiles.count(t) for t in set(tiles)):
+                        continue
+                    if tiles:
+                        out.add(_key([*tiles, mirror, *[_PLAIN] * p]))
 
 
 def _verdict(tiles: tuple[Tile, ...], edition: Edition):  # type: ignore[no-untyped-def]
