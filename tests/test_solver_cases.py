@@ -330,3 +330,10 @@ def test_a_special_joker_between_two_big_table_groups():
     h = hint(BIG_TWIST_TABLE, "Jd k7 b1", edition="twist", rules="pressman_us_2009")
     assert h.tiles_played == 2 and "b1" not in format_tiles(h.play)
     assert judged(BIG_TWIST_TABLE, h, "pressman_us_2009", edition="twist").legal
+
+
+def test_a_mirror_set_with_every_copy_and_two_plain_jokers():
+    # r2 Js r4 Jm r4 Js r2: the plain jokers are places of their own (r3 twice), no copy dropped
+    h = hint("k9 k10 k11", "r2 r2 r4 r4 Jm Js Js", edition="twist", rules="pressman_us_2009")
+    assert h.tiles_played == 7
+    assert judged("k9 k10 k11", h, "pressman_us_2009", edition="twist").legal
