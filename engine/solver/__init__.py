@@ -144,7 +144,7 @@ def solve(
         answer = _judged(pos, answer, opened, goal, rules)
     if not searched and (answer is None or answer.tiles == 0):
         # the search that found nothing was cut short: say so, not that nothing fits
-        reason = "no play found within the time budget (not proven that none exists)"
+        reason = "no play found, but the search was cut short: not proven that none exists"
         return replace(_draw(reason, goal, pos), proven=False)
     if answer is None:
         return _draw(_why_no_opening(pos, goal), goal, pos)
