@@ -340,3 +340,9 @@ def test_a_mirror_set_with_every_copy_and_two_plain_jokers():
     assert h.tiles_played == 7
     assert judged("k9 k10 k11", h, "pressman_us_2009", edition="twist").legal
 
+
+def test_a_table_set_with_a_special_joker_gives_up_its_plain_joker():
+    # o1 Jd o4 Js: the double joker's set keeps o1 Jd o4, the freed Js joins two rack tiles
+    h = hint("o1 Jd o4 Js", "b5 r5", edition="twist", rules="goliath_modern")
+    assert h.tiles_played == 2 and "Js b5 r5" in {format_tiles(s) for s in h.table} | sets_of(h)
+    assert judged("o1 Jd o4 Js", h, "goliath_modern", edition="twist").legal

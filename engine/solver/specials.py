@@ -476,7 +476,7 @@ def _combinations(
     rack_have = Counter(pos.rack_in)
     set_have = [Counter(s) for s in pos.table_sets_in]
     holds_special = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
-    jokers_of = [Counter(t for t in s if t.is_joker) for s in pos.table_sets_in]
+    specials_of = [Counter(t for t in s if _is_special(t)) for s in pos.table_sets_in]
     racks = [Counter(c.rack) for c in found]
     takes = [Counter(c.taken) for c in found]
     out: list[tuple[SpecialSet, ...]] = []
@@ -486,10 +486,12 @@ def _combinations(
     )
 
     def complete(chosen: list[SpecialSet], taken: Counter) -> bool:
+        # a broken set's special jokers must be in the chosen sets (the models cannot place
+        # them); its plain jokers may be, or go to the rest of the turn as freed table jokers
         for k in {k for k, _ in taken}:
             if holds_special[k]:
-                got = Counter(t for (j, t), n in taken.items() if j == k and t.is_joker for _ in range(n))
-                if got != jokers_of[k]:
+                got = Counter(t for (j, t), n in taken.items() if j == k and _is_special(t) for _ in range(n))
+                if got != specials_of[k]:
                     return False
         return True
 
@@ -723,13 +725,19 @@ def _with(
     changed: list[int] = []  # sets of ``table`` that lost a tile but stay a set (plain jokers)
     origin: dict[int, int] = {}  # such a set's place in ``table`` -> its old set
     loose: list[Tile] = []
+    freed: list[tuple[Tile, tuple[Tile, ...]]] = []  # plain jokers of broken special sets
     for k, s in enumerate(pos.table_sets_in):
         if k not in broken:
             # one the rest cannot touch: left out of it, so that the fast methods apply
             (kept if any(_is_special(t) for t in s) else table).append(s)
             continue
         left = Counter(s) - Counter({t: n for (j, t), n in taken.items() if j == k})
-        if any(t.is_joker for t in left):
+        if any(_is_special(t) for t in s):
+            # its special jokers went to the chosen sets; a plain joker left behind is freed,
+            # and the rest of the turn places it under the preset's joker rules
+            freed += _freed_jokers(s, left, pos.edition)
+            loose += [t for t in left.elements() if not t.is_joker]
+        elif any(t.is_joker for t in left):
             if not _verdict(_key(left.elements()), pos.edition).valid:
                 return None  # its plain joker would be loose: not modelled
             changed.append(len(table))
@@ -748,9 +756,9 @@ def _with(
     if changed:
         sub.sets = [replace(s, keepable=False) if i in changed else s for i, s in enumerate(sub.sets)]
         sub.table_jokers = [_as_before(pos, j, origin[j.set_index]) if j.set_index in origin else j for j in sub.table_jokers]
-    if loose:
-        sub = _with_loose(sub, loose)
-    must_place = bool(loose or changed)
+    if loose or freed:
+        sub = _with_loose(sub, loose, freed)
+    must_place = bool(loose or changed or freed)
     answer = rest(sub, opened) if sub.rack_in or must_place else None
     if must_place and answer is None:
         return None  # the tiles left loose fit nowhere
@@ -799,13 +807,38 @@ def _as_before(pos: Position, joker: TableJoker, k: int) -> TableJoker:
     )
 
 
-def _with_loose(sub: Position, loose: list[Tile]) -> Position:
+def _freed_jokers(old: tuple[Tile, ...], left: Counter, edition: Edition) -> list[tuple[Tile, tuple[Tile, ...]]]:
+    """The plain jokers ``left`` of a broken table set holding a special joker, each with the
+    tiles it stood for in that set (what a tile replacing it must be, where the preset asks)."""
+    verdict = _verdict(_key(old), edition)
+    jokers = [t for t in old if t.is_joker]
+    meanings = verdict.joker_meanings() if verdict.valid else [()] * len(jokers)
+    out: list[tuple[Tile, tuple[Tile, ...]]] = []
+    want = Counter({t: n for t, n in left.items() if t.is_joker})
+    for tile, stands in zip(jokers, meanings):
+        if want[tile] > 0:
+            want[tile] -= 1
+            out.append((tile, tuple(m for m in stands if not m.is_joker)))
+    return out
+
+
+def _with_loose(sub: Position, loose: list[Tile], freed: list[tuple[Tile, tuple[Tile, ...]]] = ()) -> Position:  # type: ignore[assignment]
     """``sub`` with ``loose`` tiles on the table that must be placed but belong to no old set
-    (what the special sets left of the table sets they took tiles from)."""
+    (what the special sets left of the table sets they took tiles from), and the plain jokers
+    ``freed`` from such sets, as table jokers of that set of loose tiles."""
     out = copy.copy(sub)
     out.table_count = list(sub.table_count)
     for t in loose:
         out.table_count[sub.index(t)] += 1
     counts = tuple(sorted(Counter(sub.index(t) for t in loose).items()))
-    out.sets = [*sub.sets, TableSet(tuple(loose), counts, (), locked=False, keepable=False)]
+    keys = tuple(sub.joker_key(t) for t, _ in freed)
+    k = len(sub.sets)
+    out.sets = [*sub.sets, TableSet((*loose, *(t for t, _ in freed)), counts, keys, locked=False, keepable=False)]  # type: ignore[arg-type]
+    if freed:
+        out.joker_tile = dict(sub.joker_tile)
+        out.table_jokers = list(sub.table_jokers)
+        for (tile, stands), key in zip(freed, keys):
+            out.joker_tile.setdefault(key, tile)  # type: ignore[arg-type]
+            meanings = tuple(sorted({sub.index(m) for m in stands if m.number in sub.numbers}))
+            out.table_jokers.append(TableJoker(set_index=k, key=key, tile=tile, meanings=meanings, needs_all=False))  # type: ignore[arg-type]
     return out
