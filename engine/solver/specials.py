@@ -495,7 +495,24 @@ def _combinations(
                     return False
         return True
 
-    def extend(start: int, chosen: list[SpecialSet], rack: Counter, taken: Counter) -> None:
+    # which pairs of sets could lie together (each tile used at most as often as it exists):
+    # the walk below goes only through sets that fit every one chosen, then checks the counts
+    uses = [{("rack", t): n for t, n in racks[i].items()} | dict(takes[i]) for i in range(len(found))]
+    have = {("rack", t): n for t, n in rack_have.items()}
+    for k, counts in enumerate(set_have):
+        have.update({(k, t): n for t, n in counts.items()})
+    fits = [0] * len(found)
+    for i in range(len(found)):
+        _check(deadline)
+        ui = uses[i]
+        for j in range(i + 1, len(found)):
+            uj = uses[j]
+            small, big = (ui, uj) if len(ui) <= len(uj) else (uj, ui)
+            if all(n + big.get(r, 0) <= have.get(r, 0) for r, n in small.items()):
+                fits[i] |= 1 << j
+                fits[j] |= 1 << i
+
+    def extend(start: int, chosen: list[SpecialSet], rack: Counter, taken: Counter, allowed: int) -> None:
         nonlocal cut
         _check(deadline)
         if chosen and complete(chosen, taken):
@@ -506,6 +523,8 @@ def _combinations(
         if len(chosen) >= most:
             return
         for i in range(start, len(found)):
+            if not allowed >> i & 1:
+                continue
             r2 = rack + racks[i]
             if r2 - rack_have:
                 continue
@@ -514,12 +533,12 @@ def _combinations(
             if any(n > set_have[k][t] for (k, t), n in t2.items()):
                 continue
             chosen.append(c)
-            extend(i + 1, chosen, r2, t2)
+            extend(i + 1, chosen, r2, t2, allowed & fits[i])
             chosen.pop()
             if cut:
                 return
 
-    extend(0, [], Counter(), Counter())
+    extend(0, [], Counter(), Counter(), (1 << len(found)) - 1)
     return out, cut
 
 
