@@ -23,12 +23,14 @@ are chosen by a search around the models, and the models lay out the rest of the
    tile the rest could play), so most combinations are never solved.
 4. **Judged best first**: the first play the referee accepts (``legal``) is the hint.
 
-A hint is marked not proven optimal where the search cut anything short: on a big table (more
-than :data:`BIG_TABLE` tiles) a special set takes at most one tile of a plain table set, plays a
-rack tile, only the 96 shapes of the most own and rack tiles are tried and 24 rests solved (those
-with no loose tile first); anywhere,
-past the budgets below; and where the referee rejected a play on the way (the best rest of that
-choice of sets broke a joker rule; a worse rest of it is not looked for).
+On a big table (more than :data:`BIG_TABLE` tiles) a *limited* search goes first (a special set
+takes at most one tile of a plain table set, plays a rack tile, only the 96 shapes of the most
+own and rack tiles are tried and 24 rests solved, those with no loose tile first); it proves
+nothing, so the unlimited search follows, both within :data:`TIME_BUDGET_S`. A hint is marked
+not proven optimal where the search cut anything short: the clock, the budgets below, and a
+play the referee rejected whose choice of sets, solved again by the integer program, gives the
+same play (a worse legal rest of it is not looked for). A play of no tile carries the flag too,
+so that a draw is never called proven when the search that found nothing was cut short.
 """
 
 from __future__ import annotations
