@@ -47,7 +47,14 @@ from rummi.engine.solver import solve  # noqa: E402
 from rummi.engine.solver.specials import BIG_TABLE  # noqa: E402
 
 from benchmarks.positions import (  # noqa: E402
-    CLASSES, PRESET_CLASSES, Deal, _box, _random_set, deal, joker_deal, small_deal,
+    CLASSES,
+    PRESET_CLASSES,
+    Deal,
+    _box,
+    _random_set,
+    deal,
+    joker_deal,
+    small_deal,
 )
 from benchmarks.solver_reference import audit, ilp_reference, reference_best  # noqa: E402
 
@@ -97,7 +104,9 @@ def check_class(name: str, count: int, first: int = 0) -> tuple[int, int, int]:
         elif name == BIG_TWIST:
             rules = get_rules("pressman_us_2009", edition="twist")
             core, position = big_twist_deal(seed)
-            reference = lambda table, rack, *rest, **kw: reference_best(core.table, core.rack, *rest, **kw)  # noqa: E731
+            reference = lambda table, rack, *rest, core=core, **kw: reference_best(  # noqa: E731
+                core.table, core.rack, *rest, **kw
+            )
         elif name in EDITION_CLASSES:
             rules = get_rules("pressman_us_2009", edition=EDITION_CLASSES[name])
             position = joker_deal(seed, rules.edition)
