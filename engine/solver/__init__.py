@@ -130,8 +130,7 @@ def solve(
         # itself, with the special sets left out, where the fast methods apply)
         judge = (lambda a: _legal(pos, a, opened, rules)) if _judgeable(rules) else (lambda a: True)
         rest = lambda sub, o: _best(sub, o, goal, rules, compiled)[0]  # noqa: E731
-        exact = lambda sub, o: solve_turn(sub, o, goal)  # noqa: E731
-        answer = specials.solve(pos, opened, goal, None, rest, judge, exact_rest=exact)
+        answer = specials.solve(pos, opened, goal, None, rest, judge)
         searched = answer is None or answer.proven  # False: the search for a play was cut short
         judged = answer is not None and answer.tiles > 0 and _judgeable(rules)
         if answer is None or answer.tiles == 0:

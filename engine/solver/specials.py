@@ -28,8 +28,8 @@ takes at most one tile of a plain table set, plays a rack tile, only the 96 shap
 own and rack tiles are tried and 24 rests solved, those with no loose tile first); it proves
 nothing, so the unlimited search follows, both within :data:`TIME_BUDGET_S`. A hint is marked
 not proven optimal where the search cut anything short: the clock, the budgets below, and a
-play the referee rejected whose choice of sets, solved again by the integer program, gives the
-same play (a worse legal rest of it is not looked for). A play of no tile carries the flag too,
+play the referee rejected on the way (the best rest of that choice of sets broke a joker rule;
+a worse legal rest of it is not looked for). A play of no tile carries the flag too,
 so that a draw is never called proven when the search that found nothing was cut short.
 """
 
@@ -552,7 +552,6 @@ def solve(
     rest: RestSolver,
     legal: Callable[[TurnAnswer], bool] = lambda answer: True,
     budget_s: float = TIME_BUDGET_S,
-    exact_rest: RestSolver | None = None,
 ) -> TurnAnswer | None:
     """The best legal play with special jokers, or ``plain`` (the best without) when none beats
     it. ``legal`` judges a play before it becomes the hint (moving a table set's special joker
@@ -562,14 +561,12 @@ def solve(
     that holds for a play of no tile too, so that a caller never calls a draw proven when the
     search that found nothing was not exhaustive. On a big table the limited search (a few
     special sets, fast) goes first; where it proves nothing the unlimited one follows, both
-    within ``budget_s`` seconds. ``exact_rest`` solves a rest by a route that encodes the joker
-    rules (the integer program): where the referee rejects a play, its choice of special sets is
-    solved again by it, so a worse but legal rest of that choice is still found."""
+    within ``budget_s`` seconds."""
     deadline = time.monotonic() + budget_s
-    answer = _search(pos, opened, objective, plain, rest, legal, True, deadline, exact_rest)
+    answer = _search(pos, opened, objective, plain, rest, legal, True, deadline)
     if answer is not None and answer.proven or _pool(pos, opened).foreign_limit is None:
         return answer
-    full = _search(pos, opened, objective, plain, rest, legal, False, deadline, exact_rest)
+    full = _search(pos, opened, objective, plain, rest, legal, False, deadline)
     if full is None:
         return answer
     if answer is not None and _score(answer, objective) > _score(full, objective):
@@ -586,7 +583,6 @@ def _search(
     legal: Callable[[TurnAnswer], bool],
     limited: bool,
     deadline: float,
-    exact_rest: RestSolver | None = None,
 ) -> TurnAnswer | None:
     """One search (see :func:`solve`); ``limited``: on a big table, the few special sets only."""
     big = _pool(pos, opened, limited).foreign_limit is not None
@@ -630,7 +626,6 @@ def _search(
     if first is not None and first.tiles > 0:
         heapq.heappush(heap, (_neg(_score(first, objective)) + (-_SOLVED, 0), next(tick), (), first, [()]))
     solved = 0
-    retried: set[tuple[SpecialSet, ...]] = set()
     while heap:
         neg, _, key, answer, group = heapq.heappop(heap)
         if tuple(-x for x in neg[:3]) <= best_score:
@@ -652,28 +647,12 @@ def _search(
         if legal(answer):
             best, best_score = answer, _score(answer, objective)
             break
-        # rejected: the best rest of this choice of special sets broke a joker rule. The rest
-        # solved again by the route that encodes the rules is the best legal rest of that
-        # choice, if the referee accepts it (a rest legal in the whole turn is legal on its
-        # own); where that gives the same play, or there is no such route, a worse legal rest
-        # is not looked for, so the hint is not proven
-        combo = group[0] if group else None
-        again = None
-        if exact_rest is not None and combo is not None and combo not in retried and time.monotonic() <= deadline:
-            retried.add(combo)
-            again = _with(pos, opened, objective, list(combo), exact_rest)
-        if again is not None and again.tiles > 0 and _layout(again) != _layout(answer):
-            heapq.heappush(heap, (_neg(_score(again, objective)) + (-_SOLVED, 0), next(tick), key, again, [combo]))
-        else:
-            proven = False
+        # rejected: the best rest of this choice of special sets broke a joker rule, and a
+        # worse rest of it that keeps the rule is not looked for, so the hint is not proven
+        proven = False
     if best is None:
         return replace(nothing, proven=proven and nothing.proven) if nothing is not None else None
     return replace(best, proven=proven and best.proven)
-
-
-def _layout(answer: TurnAnswer) -> list[tuple[str, ...]]:
-    """A new table as a multiset of sets, to tell two plays apart."""
-    return sorted(tuple(str(t) for t in _key(s)) for s in answer.table)
 
 
 def _neg(score: tuple[int, ...]) -> tuple[int, ...]:
