@@ -13,6 +13,11 @@ Classes and references:
 * ``opening``, ``mid-game``, ``late-game``, ``hard: ...``: a plain integer program over all
   candidate sets (:func:`benchmarks.solver_reference.ilp_reference`) under a preset whose jokers
   are free (that reference models no joker-retrieval rule).
+* ``jokers: twist, big table``: a ``jokers: twist`` position with whole plain sets added to the
+  table until it holds more than ``engine.solver.specials.BIG_TABLE`` tiles (where the search
+  first tries a few special sets). The exhaustive search cannot answer a table that size, so the
+  reference is its answer for the small position: the hint on the big table must be legal and
+  play at least as well (more table only adds plays), which is what a big-table cut would break.
 * ``default: ...``, ``goliath: ...``, ``expert: ...`` (the speed benchmark's preset classes, big
   tables with jokers on them): legality only, every hint judged by the referee (no reference
   models the joker rules at that size).
@@ -26,8 +31,11 @@ reference plays, or the reverse). It prints one line per class and exits 1 on an
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -36,8 +44,18 @@ from rummi.engine.notation import format_sets, format_tiles  # noqa: E402
 from rummi.engine.referee import judge_turn  # noqa: E402
 from rummi.engine.rules import PRESETS, get_rules  # noqa: E402
 from rummi.engine.solver import solve  # noqa: E402
+from rummi.engine.solver.specials import BIG_TABLE  # noqa: E402
 
-from benchmarks.positions import CLASSES, PRESET_CLASSES, deal, joker_deal, small_deal  # noqa: E402
+from benchmarks.positions import (  # noqa: E402
+    CLASSES,
+    PRESET_CLASSES,
+    Deal,
+    _box,
+    _random_set,
+    deal,
+    joker_deal,
+    small_deal,
+)
 from benchmarks.solver_reference import audit, ilp_reference, reference_best  # noqa: E402
 
 SMALL_PRESETS = [
@@ -50,6 +68,23 @@ JOKER_CLASSES = {f"jokers: {name}": name for name in PRESETS}
 #: the same positions in the boxes with other jokers (default preset): Twist's special jokers
 #: (on the table and the rack) and Expert's coloured jokers
 EDITION_CLASSES = {"jokers: twist": "twist", "jokers: expert": "expert"}
+BIG_TWIST = "jokers: twist, big table"
+
+
+def big_twist_deal(seed: int) -> tuple[Deal, Deal]:
+    """A ``jokers: twist`` position, and the same with whole plain sets added to its table until
+    it is big (engine.solver.specials.BIG_TABLE)."""
+    core = joker_deal(seed, "twist")
+    rnd = random.Random(f"big-twist/{seed}")
+    box = _box(core.edition)
+    box.subtract(Counter(t for t in [*core.rack, *(t for s in core.table for t in s)] if not t.is_joker))
+    table = [list(s) for s in core.table]
+    while sum(len(s) for s in table) <= BIG_TABLE:
+        s = _random_set(rnd, core.edition, box, 0)
+        if s is not None:
+            box.subtract(Counter(s))
+            table.append(s)
+    return core, replace(core, table=table)
 
 
 def check_class(name: str, count: int, first: int = 0) -> tuple[int, int, int]:
@@ -66,6 +101,12 @@ def check_class(name: str, count: int, first: int = 0) -> tuple[int, int, int]:
             rules = get_rules(JOKER_CLASSES[name])
             position = joker_deal(seed, rules.edition)
             reference = reference_best
+        elif name == BIG_TWIST:
+            rules = get_rules("pressman_us_2009", edition="twist")
+            core, position = big_twist_deal(seed)
+            reference = lambda table, rack, *rest, core=core, **kw: reference_best(  # noqa: E731
+                core.table, core.rack, *rest, **kw
+            )
         elif name in EDITION_CLASSES:
             rules = get_rules("pressman_us_2009", edition=EDITION_CLASSES[name])
             position = joker_deal(seed, rules.edition)
@@ -92,6 +133,10 @@ def check_class(name: str, count: int, first: int = 0) -> tuple[int, int, int]:
             theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
             if reference is None:
                 theirs = mine  # legality only
+            elif name == BIG_TWIST and mine is not None:
+                # at least the small position's best, first by the objective
+                order = (lambda x: (x[1], x[0])) if objective == "value" else (lambda x: x[:2])
+                theirs = mine if theirs is None or order(mine) >= order(theirs) else theirs
             problems = [] if hint.is_draw else audit(
                 position.table, position.rack, hint.play, hint.table, position.edition,
                 not position.opened and not rules.table_play_in_opening_turn,
@@ -126,10 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1000, help="positions per class (default 1000)")
     parser.add_argument("--first", type=int, default=0, help="first seed (to extend an earlier run)")
-    parser.add_argument("--classes", nargs="*", default=["small", *JOKER_CLASSES, *EDITION_CLASSES, *CLASSES, *PRESET_CLASSES],
+    parser.add_argument("--classes", nargs="*", default=["small", *JOKER_CLASSES, *EDITION_CLASSES, BIG_TWIST, *CLASSES, *PRESET_CLASSES],
                         help="classes to check")
     args = parser.parse_args(argv)
-    known = {"small", *JOKER_CLASSES, *EDITION_CLASSES, *CLASSES, *PRESET_CLASSES}
+    known = {"small", *JOKER_CLASSES, *EDITION_CLASSES, BIG_TWIST, *CLASSES, *PRESET_CLASSES}
     unknown = [name for name in args.classes if name not in known]
     if unknown:
         parser.error(f"unknown class {', '.join(unknown)}; known: {', '.join(sorted(known))}")

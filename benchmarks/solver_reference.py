@@ -57,25 +57,54 @@ class Reference:
             yield []
             return
         first, rest = items[0], items[1:]
-        seen: set[tuple[Tile, ...]] = set()
-        mixed = any(t.is_joker and t.joker is not None and t.joker.is_special for t in items)
-        partners = [
-            t for t in rest
-            if mixed or t.is_joker or first.is_joker or t.number == first.number or t.colour == first.colour
-        ]
-        for size in range(2, min(len(partners), 12) + 1):
-            for combo in itertools.combinations(range(len(partners)), size):
-                chosen = tuple(sorted((first, *(partners[i] for i in combo)), key=_key))
-                if chosen in seen:
-                    continue
-                seen.add(chosen)
-                if not self._valid(chosen).valid:
-                    continue
-                left = list(rest)
-                for t in chosen[1:]:
-                    left.remove(t)
-                for tail in self._split(tuple(left)):
-                    yield [chosen, *tail]
+        kinds = Counter(rest)
+        order = sorted(kinds, key=_key)
+        special = {t.joker for t in items if t.is_joker and t.joker is not None and t.joker.is_special}
+        chosen = [first]
+
+        def grow(i: int) -> Iterator[tuple[Tile, ...]]:
+            # every set holding ``first`` and a sub-multiset of ``rest``: kind by kind, only while
+            # the tiles so far could still be part of a set (a necessary test, true of subsets)
+            if len(chosen) >= 3 and self._valid(tuple(sorted(chosen, key=_key))).valid:
+                yield tuple(sorted(chosen, key=_key))
+            if len(chosen) >= 13:
+                return
+            for j in range(i, len(order)):
+                t = order[j]
+                for n in range(1, kinds[t] + 1):
+                    chosen.extend([t] * n)
+                    if _could_be_set(chosen, special):
+                        yield from grow(j + 1)
+                    del chosen[-n:]
+
+        for s in grow(0):
+            left = list(rest)
+            for t in s[1:]:  # s[0] is ``first``, the least tile
+                left.remove(t)
+            for tail in self._split(tuple(left)):
+                yield [s, *tail]
+
+
+def _could_be_set(tiles: list[Tile], special: set) -> bool:
+    """Whether these tiles could all lie in one valid set: one number (each colour once, twice
+    beside a mirror joker), one colour (each number once, twice beside a mirror joker), or all
+    numbers different where a colour-change joker may join colours. True of every subset of a
+    valid set, so growing a set stops at the first tile that fails it."""
+    from rummi.engine.tiles import JokerKind
+
+    numbered = [t for t in tiles if not t.is_joker]
+    if len(tiles) - len(numbered) > 8:
+        return False
+    twice = 2 if JokerKind.MIRROR in special else 1
+    numbers = Counter(t.number for t in numbered)
+    colours = Counter(t.colour for t in numbered)
+    copies = max(Counter(numbered).values(), default=0)
+    if copies > twice:
+        return False
+    if len(numbers) <= 1 or len(colours) <= 1:
+        return True
+    return JokerKind.COLOUR_CHANGE in special and max(numbers.values()) == 1
+
 
 def _untouched(table: list[tuple[Tile, ...]], parts: list[tuple[Tile, ...]]) -> int:
     left = list(parts)

@@ -49,3 +49,13 @@ def test_bad_input_with_json_is_one_json_object(capsys):
 def test_rules_are_overridden_with_set_as_in_the_other_commands(capsys):
     assert main(["hint", "--rack", "k10 b10 r10", "--set", "opening_threshold=31"]) == 1
     assert "the opening needs 31" in capsys.readouterr().out
+
+
+def test_hint_says_when_it_is_not_proven_optimal(capsys):
+    # the referee rejects the special sets' best play here and no worse rest is proven absent
+    args = ["hint", "--edition", "twist", "--table", "k12 o12 Js | k4 o4 r4", "--rack", "o13 k4 o12 o4 r13 Jm", "--opened"]
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    assert "not proven that none exists" in out and "(not proven optimal)" in out
+    assert main([*args, "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["proven_optimal"] is False

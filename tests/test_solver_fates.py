@@ -39,6 +39,8 @@ CASES = [
     ("default: 2 jokers on the table", 28),
     # freed with r10 from the rack, landing in r1 J r3 r4 while the rack's own joker plays too
     ("czech_piatnik: mid-game, table joker", 0),
+    # two jokers freed, the relaxed play rejected: split by the new sets both land in
+    ("default: late-game, 2 table jokers", 19),
 ]
 
 
@@ -94,3 +96,20 @@ def test_a_freed_joker_lands_only_in_sets_of_its_own_tiles() -> None:
     shown = sorted(" ".join(map(str, s)) for s in fates.landings(pos, freed))
     # two own tiles at least (Pressman), never r6, the tile that replaces it
     assert shown == ["k8 k9", "k9 b9"]
+
+
+# the joker cross-check's positions where two freed jokers' relaxed play is rejected and the
+# split by their new sets answers (benchmarks/solver_exactness.py; best by its exhaustive search)
+@pytest.mark.parametrize(
+    "table, rack, best",
+    [
+        ("o11 r11 J | o3 J o5 | b11 k11 r11", "b2 r6 k11 o4 r10 b9", (1, 11, 2)),  # seed 16
+        ("r6 r7 r8 J | r6 J r8 r9 r10 r11 | b13 o13 k13", "k6 r7 o7 r9", (3, 23, 2)),  # seed 276
+    ],
+)
+def test_two_freed_jokers_are_split_by_their_new_sets(
+    table: str, rack: str, best: tuple[int, int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _no_integer_program(monkeypatch)
+    hint = solve(parse_sets(table), parse_tiles(rack), opened=True, rules="pressman_us_2009")
+    assert _score(hint) == best

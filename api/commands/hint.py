@@ -58,9 +58,12 @@ def handle(args: argparse.Namespace) -> int:
         print_json(hint.to_dict())
     elif hint.is_draw:
         print(f"draw: {hint.reason}")
+        if not hint.proven:
+            print("(not proven optimal)")
     else:
         count = f"{hint.tiles_played} tile{'s' if hint.tiles_played != 1 else ''}"
-        print(f"play {format_tiles(hint.play)}: {count}, {hint.value_played} points")
+        proven = "" if hint.proven else " (not proven optimal)"
+        print(f"play {format_tiles(hint.play)}: {count}, {hint.value_played} points{proven}")
         if hint.opening_value:
             print(f"opening worth {hint.opening_value} points (needs {rules.opening_threshold})")
         for line in hint.explanation:

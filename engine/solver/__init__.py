@@ -54,7 +54,8 @@ class Hint:
     objective: str = "tiles"
     #: per set of ``table``: an old set left exactly as it was
     untouched: list[bool] = field(default_factory=list)
-    #: False only if the solver hit its time limit: the play is legal but maybe not the best
+    #: False where the search was cut short (its time budget, a size budget): the play is
+    #: legal but maybe not the best, or a draw that is not proven to be the only answer
     proven: bool = True
 
     def to_dict(self) -> dict[str, Any]:
@@ -72,10 +73,11 @@ class Hint:
         }
 
     def __str__(self) -> str:
+        proven = "" if self.proven else " (not proven optimal)"
         if self.is_draw:
-            return f"draw: {self.reason}"
+            return f"draw: {self.reason}{proven}"
         count = f"{self.tiles_played} tile{'s' if self.tiles_played != 1 else ''}"
-        lines = [f"play {format_tiles(self.play)} ({count}, {self.value_played} points)"]
+        lines = [f"play {format_tiles(self.play)} ({count}, {self.value_played} points){proven}"]
         lines += [f"  {line}" for line in self.explanation]
         lines.append(f"table: {format_sets(self.table)}")
         return "\n".join(lines)
@@ -123,13 +125,27 @@ def solve(
     pos = Position(table, rack, _edition_of(edition, rules), view)
     if not pos.rack_in:
         return _draw("the rack is empty", goal, pos)
-    answer, judged = _best(pos, opened, goal, rules, compiled)
     if specials.applies(pos):
+        # the search judges every play it answers (and finds the play without special jokers
+        # itself, with the special sets left out, where the fast methods apply)
         judge = (lambda a: _legal(pos, a, opened, rules)) if _judgeable(rules) else (lambda a: True)
-        answer = specials.solve(pos, opened, goal, answer, lambda sub, o: _best(sub, o, goal, rules, compiled)[0], judge)
-        judged = False
+        rest = lambda sub, o: _best(sub, o, goal, rules, compiled)[0]  # noqa: E731
+        answer = specials.solve(pos, opened, goal, None, rest, judge)
+        searched = answer is None or answer.proven  # False: the search for a play was cut short
+        judged = answer is not None and answer.tiles > 0 and _judgeable(rules)
+        if answer is None or answer.tiles == 0:
+            answer, judged = _best(pos, opened, goal, rules, compiled)
+            if not searched and answer is not None:
+                answer = replace(answer, proven=False)
+    else:
+        searched = True
+        answer, judged = _best(pos, opened, goal, rules, compiled)
     if not judged:
         answer = _judged(pos, answer, opened, goal, rules)
+    if not searched and (answer is None or answer.tiles == 0):
+        # the search that found nothing was cut short: say so, not that nothing fits
+        reason = "no play found, but the search was cut short: not proven that none exists"
+        return replace(_draw(reason, goal, pos), proven=False)
     if answer is None:
         return _draw(_why_no_opening(pos, goal), goal, pos)
     if answer.tiles == 0:

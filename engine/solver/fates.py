@@ -113,7 +113,7 @@ def solve(
     no_whole_rack = False
     order = itertools.count()  # ties in the queue go to the combination offered first
 
-    def offer(combo: tuple[Fate, ...], landing: tuple[Tile, ...] | None) -> bool:
+    def offer(combo: tuple[Fate, ...], landing: Landing | None) -> bool:
         """Solve one combination into the queue; False if the programme cannot."""
         nonlocal no_whole_rack
         settled = settle(pos, combo, landing)
@@ -150,37 +150,101 @@ def solve(
             if no_whole_rack and answer.tiles < len(pos.rack_in):
                 return None  # a combination without a whole-rack play might still beat it
             return answer
-        freed = [f for f in combo if f.keep_as is None]
-        if landed or len(freed) != 1 or not (pos.rules.freed_in_new_set or pos.rules.freed_min_own_tiles > 0):
+        freed = [i for i, f in enumerate(combo) if f.keep_as is None]
+        if landed or not 1 <= len(freed) <= 2 or not (pos.rules.freed_in_new_set or pos.rules.freed_min_own_tiles > 0):
             return None
-        for landing in landings(pos, freed[0]):
-            if not offer(combo, landing):
+        splits = _landings_of(pos, combo, freed)
+        if splits is None:
+            return None  # too many to walk: the integer program is faster
+        # the splits, likeliest first; none can beat the rejected answer, so a split answer
+        # that reaches it is the best of the queue: judged at once, the rest are not walked
+        parent = score(answer, objective)
+        for walks, landing in enumerate(_likeliest_first(splits, answer, combo)):
+            if walks >= MAX_LANDING_WALKS or not offer(combo, landing):
                 return None
+            head = queue[0] if queue else None
+            if head is not None and head[1] != judged_head and score(head[2], objective) >= parent:
+                judged_head = head[1]
+                if legal(head[2]):
+                    if no_whole_rack and head[2].tiles < len(pos.rack_in):
+                        return None
+                    return head[2]
     return None
+
+
+#: a freed joker's landing: per new set, the fates (their places in the combination) of the
+#: jokers in it and the rack tiles it takes
+Landing = tuple[tuple[tuple[int, ...], tuple[Tile, ...]], ...]
+#: landings listed at most for two freed jokers
+MAX_LANDINGS = 2000
+#: landing splits walked at most before the integer program is left the position (each is a
+#: walk of a few milliseconds; the integer program of a late-game position takes 0.2-2 s)
+MAX_LANDING_WALKS = 40
+
+
+def _landings_of(pos: Position, combo: tuple[Fate, ...], freed: list[int]) -> list[Landing] | None:
+    """Every landing of the freed jokers of ``combo`` (one or two): each in a new set of its own,
+    sharing no rack tile, or the two in one new set; ``None`` past :data:`MAX_LANDINGS`."""
+    if len(freed) == 1:
+        return [(((freed[0],), tiles),) for tiles in landings(pos, combo[freed[0]])]
+    a, b = freed
+    rack = Counter({i: n for i, n in enumerate(pos.rack_count) if n})
+    rack -= Counter(i for f in combo for i in f.replaced_by)
+    jokers = Counter({k: n for k, n in pos.rack_jokers.items() if n})
+    out: list[Landing] = [(((a, b), tiles),) for tiles in landings(pos, combo[a], also=combo[b])]
+    for first in landings(pos, combo[a], replaced=combo[b].replaced_by):
+        for second in landings(pos, combo[b], replaced=combo[a].replaced_by):
+            numbered = Counter(pos.index(t) for t in (*first, *second) if not t.is_joker)
+            spare = Counter(pos.joker_key(t) for t in (*first, *second) if t.is_joker)
+            if not numbered - rack and not spare - jokers:
+                out.append((((a,), first), ((b,), second)))
+                if len(out) > MAX_LANDINGS:
+                    return None
+    return out
+
+
+def _likeliest_first(found: list[Landing], answer: TurnAnswer, combo: tuple[Fate, ...]) -> list[Landing]:
+    """Landings in the order worth walking: the rack tiles beside the freed jokers in the
+    rejected answer first (the walk had put them together), then the bigger sets."""
+    beside: Counter = Counter()
+    jokers = {combo[i].joker.tile for landing in found[:1] for ids, _ in landing for i in ids}
+    for s in answer.table:
+        if any(t in jokers for t in s):
+            beside += Counter(t for t in s if not t.is_joker)
+
+    def promise(landing: Landing) -> tuple[int, int]:
+        tiles = Counter(t for _, rack in landing for t in rack if not t.is_joker)
+        return -sum((tiles & beside).values()), -sum(len(rack) for _, rack in landing)
+
+    return sorted(found, key=promise)
 
 
 def _negated(key: tuple[int, int, int]) -> tuple[int, int, int]:
     return -key[0], -key[1], -key[2]
 
 
-def landings(pos: Position, fate: Fate) -> list[tuple[Tile, ...]]:
+def landings(
+    pos: Position, fate: Fate, also: Fate | None = None, replaced: tuple[int, ...] = ()
+) -> list[tuple[Tile, ...]]:
     """Every new set the freed joker may land in: it and rack tiles only (numbered ones at least
     as many as the preset asks, at least one; plain rack jokers besides), not the tiles that
-    replace it (engine.joker_fate). Its rack tiles, jokers included, joker first."""
-    rack = Counter({i: n for i, n in enumerate(pos.rack_count) if n}) - Counter(fate.replaced_by)
+    replace it (engine.joker_fate). Its rack tiles, jokers included. ``also``: a second freed
+    joker in the same new set; ``replaced``: rack tiles another joker's replacement takes."""
+    used = Counter(fate.replaced_by) + Counter(replaced) + Counter(also.replaced_by if also else ())
+    rack = Counter({i: n for i, n in enumerate(pos.rack_count) if n}) - used
     need = max(1, pos.rules.freed_min_own_tiles)
     spare_jokers = [pos.joker_tile[k] for k, n in pos.rack_jokers.items() for _ in range(n)][:2]
-    joker = fate.joker.tile
+    jokers = [fate.joker.tile] + ([also.joker.tile] if also else [])
     found: list[tuple[Tile, ...]] = []
     seen: set[tuple[str, ...]] = set()
 
     def offer(numbered: list[Tile]) -> None:
         for extra in range(len(spare_jokers) + 1):
-            tiles = [joker, *spare_jokers[:extra], *numbered]
+            tiles = [*jokers, *spare_jokers[:extra], *numbered]
             key = tuple(sorted(map(str, tiles)))
             if key not in seen and classify(tiles, pos.edition).valid:
                 seen.add(key)
-                found.append(tuple(tiles[1:]))
+                found.append(tuple(tiles[len(jokers):]))
 
     tiles = [pos.tile(i) for i in sorted(rack)]
     by_number: dict[int, list[Tile]] = {}
@@ -196,7 +260,7 @@ def landings(pos: Position, fate: Fate) -> list[tuple[Tile, ...]]:
         for size in range(need, len(same) + 1):
             for combo in itertools.combinations(same, size):
                 numbers = [t.number for t in combo]
-                if numbers[-1] - numbers[0] + 1 <= size + 1 + len(spare_jokers):  # type: ignore[operator]
+                if numbers[-1] - numbers[0] + 1 <= size + len(jokers) + len(spare_jokers):  # type: ignore[operator]
                     offer(list(combo))
     return found
 
@@ -218,17 +282,18 @@ def _free(pos: Position, jokers: list[TableJoker]) -> Position:
     return settled
 
 
-def settle(pos: Position, combo: tuple[Fate, ...], landing: tuple[Tile, ...] | None = None) -> Position | None:
+def settle(pos: Position, combo: tuple[Fate, ...], landing: Landing | None = None) -> Position | None:
     """The plain position of one combination of fates (see the module's docstring); with
-    ``landing``, the one freed joker lands in a new set with those rack tiles (it and they
+    ``landing``, the freed jokers land in new sets with those rack tiles (they and the jokers
     leave the position)."""
-    freed = [f.joker for f in combo if f.keep_as is None and landing is None]
+    landed_fates = {i for ids, _ in landing or () for i in ids}
+    freed = [f.joker for i, f in enumerate(combo) if f.keep_as is None and i not in landed_fates]
     settled = _free(pos, freed)
     table_count = list(pos.table_count)
     rack_count = list(pos.rack_count)
     if landing is not None:
         settled.rack_jokers = Counter(pos.rack_jokers)
-        for t in landing:
+        for t in (t for _, tiles in landing for t in tiles):
             if t.is_joker:
                 settled.rack_jokers[pos.joker_key(t)] -= 1  # type: ignore[index]
             else:
@@ -242,9 +307,9 @@ def settle(pos: Position, combo: tuple[Fate, ...], landing: tuple[Tile, ...] | N
             table_count[i] += 1
     settled.table_count, settled.rack_count = table_count, rack_count
     settled.kept_as = [(f.keep_as, f.kind is SetKind.RUN, f.joker.set_index) for f in combo if f.keep_as is not None]
-    by_set: dict[int, list[Fate]] = {}
-    for f in combo:
-        by_set.setdefault(f.joker.set_index, []).append(f)
+    by_set: dict[int, list[tuple[int, Fate]]] = {}
+    for i, f in enumerate(combo):
+        by_set.setdefault(f.joker.set_index, []).append((i, f))
     sets: list[TableSet] = []
     for k, s in enumerate(pos.sets):
         fates = by_set.get(k)
@@ -255,14 +320,14 @@ def settle(pos: Position, combo: tuple[Fate, ...], landing: tuple[Tile, ...] | N
         joker_places = [i for i, t in enumerate(tiles) if t.is_joker]
         counts = Counter(dict(s.counts))
         landed: set[int] = set()
-        for place, f in zip(joker_places, fates):  # table_jokers list a set's jokers in order
+        for place, (i, f) in zip(joker_places, fates):  # table_jokers list a set's jokers in order
             if f.keep_as is not None:
                 tiles[place] = pos.tile(f.keep_as)
                 counts[f.keep_as] += 1
-            elif landing is not None:
+            elif i in landed_fates:
                 landed.add(place)  # in its new set already: not a joker the walks may place
         tiles = [t for i, t in enumerate(tiles) if i not in landed]
-        whole = all(f.keep_as is not None for f in fates)
+        whole = all(f.keep_as is not None for _, f in fates)
         sets.append(replace(s, tiles=tuple(tiles), counts=tuple(sorted(counts.items())), joker_keys=(), keepable=whole))
     settled.sets = sets
     return settled
@@ -270,7 +335,7 @@ def settle(pos: Position, combo: tuple[Fate, ...], landing: tuple[Tile, ...] | N
 
 def restore(
     pos: Position, settled: Position, combo: tuple[Fate, ...], found: TurnAnswer,
-    landing: tuple[Tile, ...] | None = None,
+    landing: Landing | None = None,
 ) -> TurnAnswer:
     """The programme's answer for a settled position as a play of the real one: each kept
     joker back in place of its tile, the replacement tiles played, the landing set laid."""
@@ -290,12 +355,11 @@ def restore(
     for f in pending:
         _put_back(pos, table, f)
     extra: list[Tile] = []
-    if landing is not None:
-        joker = next(f.joker.tile for f in combo if f.keep_as is None)
-        new_set = [joker, *landing]
+    for ids, tiles in landing or ():
+        new_set = [*(combo[i].joker.tile for i in ids), *tiles]
         table.append(reading_order(new_set, classify(new_set, pos.edition)))
         untouched.append(False)
-        extra = list(landing)
+        extra += list(tiles)
     played = list(found.played) + [pos.tile(i) for f in combo for i in f.replaced_by] + extra
     return TurnAnswer(
         played=played,

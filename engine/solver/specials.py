@@ -1,144 +1,444 @@
-"""Twist's special jokers (double, mirror, colour change) played from the rack.
+"""Twist's special jokers (double, mirror, colour change): every set they can make, from any tiles.
 
 The solver's models know plain jokers only: a run is a flow along one colour, a group a pattern
 of colours, and a special joker fits neither (a double fills two places, a mirror makes a set
-read the same both ways, a colour change joins two colours). So a special joker is placed by a
-search around them: every set a special rack joker can make (checked by
-:func:`engine.melds.classify`, which reads Twist sets as rules.md 2.4 says), from rack tiles alone
-or by growing one table set, and for each the best play of the rest of the rack by the exact
-methods. The best of all these, and of the play without special jokers, is the hint.
+read the same both ways, a colour change joins two colours). So the sets holding special jokers
+are chosen by a search around the models, and the models lay out the rest of the turn:
 
-What the search covers (docs/solver.md): one special joker per set, sets of up to five numbered
-rack tiles and one plain rack joker beside it, or of one or two rack tiles and one tile taken
-from a table set (its other tiles left loose for the rest of the turn to place), a table set
-grown by it and up to two rack tiles (or a table set holding a special joker grown by up to two
-rack tiles and a plain rack joker, or split: its jokers keep some of its tiles, with up to two
-rack tiles, the others left loose), and up to two such sets in one turn. A play that needs more
-(a special joker in a set rebuilt from several table sets) is not found, so these hints are
-marked not proven optimal.
+1. **Every special set the pool can make** (:func:`candidates`): runs walked number by number
+   (each place a tile of the pool, a plain joker, a double joker's two places or a colour-change
+   joker, the colour changing only across one), groups of one number with a double joker, and
+   mirror sets (two copies of a half that is a piece of a run or of a group). Each shape is
+   checked by :func:`engine.melds.classify`, the one reading of Twist sets (rules.md 2.4), and
+   given every way to take its tiles: from the rack, or from a table set (any tile of a set
+   without jokers or holding special jokers, a plain joker of any set, or a tile of a set with
+   plain jokers whose rest is still a set: its jokers then keep only the places they had
+   before). Before the opening only rack tiles are used.
+2. **Every combination** of such sets that shares no tile (:func:`_combinations`): a table set
+   that gives up a tile is broken, its tiles left *loose* for the rest of the turn to place; a
+   broken set holding special jokers must have all its jokers in the chosen sets (the models
+   cannot place them); a table set with a special joker that is not broken stays as it is.
+3. **The rest of the turn** by the exact methods (``rest``), once per distinct rest (the rack
+   tiles and table tiles the special sets use), best first against an upper bound (every rack
+   tile the rest could play), so most combinations are never solved.
+4. **Judged best first**: the first play the referee accepts (``legal``) is the hint.
+
+On a big table (more than :data:`BIG_TABLE` tiles) a *limited* search goes first (a special set
+takes at most one tile of a plain table set, plays a rack tile, only the 96 shapes of the most
+own and rack tiles are tried and 24 rests solved, those with no loose tile first); it proves
+nothing, so the unlimited search follows, both within :data:`TIME_BUDGET_S`. A hint is marked
+not proven optimal where the search cut anything short: the clock, the budgets below, and a
+play the referee rejected on the way (the best rest of that choice of sets broke a joker rule;
+a worse legal rest of it is not looked for). A play of no tile carries the flag too,
+so that a draw is never called proven when the search that found nothing was cut short.
 """
 
 from __future__ import annotations
 
 import copy
+import heapq
 import itertools
+import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
+from rummi.engine.editions import Edition
+from rummi.engine.errors import RummiError
 from rummi.engine.melds import classify
-from rummi.engine.solver.position import ANY, Position, TableSet
+from rummi.engine.solver.position import Position, TableJoker, TableSet
 from rummi.engine.solver.turn import Objective, TurnAnswer, played_value
-from rummi.engine.tiles import Tile
+from rummi.engine.tiles import JokerKind, Tile
 
 RestSolver = Callable[[Position, bool], "TurnAnswer | None"]
 
-#: numbered rack tiles a new set beside a special joker may hold
-MAX_NUMBERED = 5
-#: single special sets tried in pairs (the best by their own tiles and value)
-PAIR_POOL = 12
-#: sets that leave tiles of a table set loose, tried at most (the most promising): on a
-#: 40-tile table there are 40-100, each a solve of the rest of the turn. With 16 the
-#: benchmark's Twist class took about 90 ms more per hint than with none (median of 12
-#: positions, one process, two rounds, load average about 9 on the 2 shared cores)
-MAX_LOOSE = 16
+#: special sets kept at most (the most rack tiles first); beyond it the hint is not proven
+MAX_CANDIDATES = 2500
+#: combinations of special sets kept at most; beyond it the hint is not proven
+MAX_COMBINATIONS = 20000
+#: rests solved at most per hint; beyond it the hint is not proven
+MAX_RESTS = 400
+#: the same on a big table (below), where each is a walk of a 40-tile table
+MAX_RESTS_BIG = 24
+#: a table of more tiles is big: there a special set takes at most FOREIGN_LIMIT tiles of plain
+#: table sets (the rack's and its own old set's tiles are not limited) and the hint is not
+#: proven. The cross-check's positions (a few sets) stay below it; a 40-tile table has 8,000
+#: special sets without the limit (tens of seconds a hint)
+BIG_TABLE = 24
+FOREIGN_LIMIT = 1
+#: on a big table, the special sets' shapes tried (those with the most rack tiles)
+MAX_SHAPES_BIG = 96
+#: seconds one hint's search may take (a player waits for it at the table): the limited search
+#: on a big table, then the unlimited one where that proves nothing. Past it the hint is the
+#: best legal play found so far, marked not proven optimal
+TIME_BUDGET_S = 3.0
+
+
+class _OutOfTime(Exception):
+    """The wall-clock budget ran out: the search stops with what it has found."""
+
+
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise _OutOfTime
+
+#: a solved play goes before the unsolved rests whose bound it equals (they cannot beat it)
+_SOLVED = 1 << 20
+_PLAIN = Tile(joker=JokerKind.PLAIN)  # stands for any plain joker while shapes are made
+_DOUBLE, _MIRROR, _CHANGE = JokerKind.DOUBLE, JokerKind.MIRROR, JokerKind.COLOUR_CHANGE
+RACK = -1  # source of a tile taken from the rack
 
 
 @dataclass(frozen=True)
 class SpecialSet:
-    """A set holding a special rack joker, or a special table set grown from the rack."""
+    """A set holding at least one special joker, and where each of its tiles comes from."""
 
-    tiles: tuple[Tile, ...]
+    tiles: tuple[Tile, ...]  # as a sorted key; laid out by :func:`laid_out`
     rack: tuple[Tile, ...]  # the rack tiles it uses
-    table_set: int | None  # the table set it grows (or takes tiles from); None for a new set
+    #: (table set index, tile) for each tile it takes from the table
+    taken: tuple[tuple[int, Tile], ...]
     opening_value: int
-    #: the tiles of ``table_set`` it leaves behind, loose, for the rest of the turn to place
-    leftover: tuple[Tile, ...] = ()
 
 
 def applies(pos: Position) -> bool:
-    """Special jokers on the rack, or table sets holding one that might grow."""
-    return bool(pos.unplayable_rack) or any(
-        s.locked and not s.joker_keys and any(t.is_joker for t in s.tiles) for s in pos.sets
-    )
+    """Special jokers on the rack, or table sets holding one."""
+    return bool(pos.unplayable_rack) or any(_is_special(t) for s in pos.table_sets_in for t in s)
 
 
-def candidates(pos: Position, opened: bool) -> list[SpecialSet]:
-    """Every special set the rack can make, new or by growing a table set."""
-    specials = sorted(set(pos.unplayable_rack), key=str)
-    plain = [pos.joker_tile[ANY]] if pos.rack_jokers.get(ANY) else []
-    numbered = sorted((t for t in pos.rack_in if not t.is_joker), key=Tile.sort_key)
-    found: dict[tuple[tuple[Tile, ...], int | None], SpecialSet] = {}
+def _is_special(t: Tile) -> bool:
+    return t.is_joker and t.joker is not None and t.joker.is_special
 
-    def offer(tiles: list[Tile], rack: list[Tile], table_set: int | None, leftover: tuple[Tile, ...] = ()) -> None:
-        verdict = classify(tiles, pos.edition)
-        if not verdict.valid:
-            return
-        laid = tuple(reading_order(tiles, verdict))
-        key = (tuple(sorted(tiles, key=str)), table_set, tuple(sorted(leftover, key=str)))
-        if key not in found:
-            found[key] = SpecialSet(laid, tuple(rack), table_set, verdict.value, leftover)
 
-    if opened or pos.rules.joker_in_opening:
-        for size in range(1, MAX_NUMBERED + 1):
-            for combo in _multisets(numbered, size):
-                for special in specials:
-                    for extra in ([], plain):
-                        offer([*combo, special, *extra], [*combo, special, *extra], None)
+# --- the pool and the shapes it can make --------------------------------------------------------
+
+
+@dataclass
+class _Pool:
+    """Where tiles may come from: the rack and the table sets a special set may take from."""
+
+    sources: dict[Tile, list[tuple[int, int]]]  # kind -> [(source, count)], numbered and special
+    plain: list[tuple[int, Tile, int]]  # (source, plain joker tile, count)
+    #: kinds the rack or a table set holding a special joker has: a set's "own" tiles
+    own: set[Tile]
+    #: on a big table, the most tiles of plain table sets one special set may take (else None)
+    foreign_limit: int | None = None
+    #: the table sets holding a special joker
+    special_sets: frozenset[int] = frozenset()
+
+    def count(self, tile: Tile) -> int:
+        return sum(n for _, n in self.sources.get(tile, ()))
+
+    @property
+    def plain_count(self) -> int:
+        return sum(n for _, _, n in self.plain)
+
+
+def _pool(pos: Position, opened: bool, limited: bool = True) -> _Pool:
+    sources: dict[Tile, list[tuple[int, int]]] = {}
+    plain: list[tuple[int, Tile, int]] = []
+
+    def add(source: int, tiles: Counter) -> None:
+        for t, n in tiles.items():
+            if t.is_joker and not _is_special(t):
+                plain.append((source, t, n))
+            else:
+                sources.setdefault(t, []).append((source, n))
+
+    add(RACK, Counter(pos.rack_in))
+    own = {t for t in pos.rack_in if not t.is_joker}
     if opened:
-        for k, s in enumerate(pos.sets):
-            holds_special = any(t.is_joker and t.joker.is_special for t in s.tiles)  # type: ignore[union-attr]
-            adds = [[special] for special in specials] if not holds_special else [[]] + [[x] for x in specials]
-            for add in adds:
-                for size in range(0, 3):
-                    for combo in _multisets(numbered, size):
-                        for extra in ([], plain):  # and a plain rack joker beside them
-                            if add or combo or extra:
-                                offer([*s.tiles, *combo, *add, *extra], [*combo, *add, *extra], k)
-            if holds_special:  # split it: its jokers keep some of its tiles, the rest go loose
-                _split(s.tiles, numbered, plain, k, offer)
-            elif not any(t.is_joker for t in s.tiles):  # a special rack joker takes one of its tiles
-                for taken in sorted(set(s.tiles), key=Tile.sort_key):
-                    leftover = list(s.tiles)
-                    leftover.remove(taken)
-                    for size in range(1, 3):
-                        for combo in _multisets(numbered, size):
-                            if not _could_share((*combo, taken)):
-                                continue
-                            for special in specials:
-                                for extra in ([], plain):
-                                    offer([*combo, taken, special, *extra], [*combo, special, *extra], k,
-                                          tuple(leftover))
-    whole = [c for c in found.values() if not c.leftover]
-    loose = sorted((c for c in found.values() if c.leftover), key=_promise, reverse=True)
-    return whole + loose[:MAX_LOOSE]
+        for k, s in enumerate(pos.table_sets_in):
+            holds_special = any(_is_special(t) for t in s)
+            add(k, Counter(s))  # a plain joker of any set may join a special set too
+            if holds_special:
+                own.update(t for t in s if not t.is_joker)
+    table_tiles = sum(len(s) for s in pos.table_sets_in) if opened else 0
+    limit = FOREIGN_LIMIT if limited and table_tiles > BIG_TABLE else None
+    special_sets = frozenset(k for k, s in enumerate(pos.table_sets_in) if any(_is_special(t) for t in s))
+    return _Pool(sources, plain, own, limit, special_sets if opened else frozenset())
 
 
-def _promise(c: SpecialSet) -> tuple[int, int, int]:
-    """What a set leaving tiles loose promises: rack tiles used, their points, fewer loose."""
-    return len(c.rack), sum(t.face_value for t in c.rack), -len(c.leftover)
+def _shapes(pool: _Pool, ed: Edition) -> set[tuple[Tile, ...]]:
+    """Every multiset of pool kinds (plain jokers as ``_PLAIN``) that might be a special set;
+    a superset of the valid ones, which :func:`classify` then picks."""
+    specials = Counter({t: pool.count(t) for t in pool.sources if _is_special(t)})
+    if not specials:
+        return set()
+    numbered = Counter({t: pool.count(t) for t in pool.sources if not t.is_joker})
+    plain = min(pool.plain_count, 3)
+    out: set[tuple[Tile, ...]] = set()
+    _runs(numbered, specials, plain, ed, out, pool)
+    _groups(numbered, specials, plain, ed, out)
+    _mirrors(numbered, specials, plain, ed, out)
+    if pool.foreign_limit is not None:
+        out = {shape for shape in out if _foreign(shape, pool) <= pool.foreign_limit}  # type: ignore[operator]
+    return out
 
 
-def _split(
-    tiles: tuple[Tile, ...], numbered: list[Tile], plain: list[Tile], k: int,
-    offer: Callable[[list[Tile], list[Tile], int | None, tuple[Tile, ...]], None],
-) -> None:
-    """Sets made of a table set's jokers, some of its numbered tiles and up to two rack tiles,
-    its other numbered tiles left loose (``o6 o7 o8 o9 o10 Jd`` + ``o8 o9``: ``o8 o9 o10 Jd``,
-    with ``o6 o7 o8 o9`` for the rest of the turn to place)."""
-    jokers = [t for t in tiles if t.is_joker]
-    reals = [t for t in tiles if not t.is_joker]
-    for size in range(0, len(reals)):
-        for kept in set(itertools.combinations(reals, size)):
-            leftover = list(reals)
-            for t in kept:
-                leftover.remove(t)
-            for extra in range(0, 3):
-                for combo in _multisets(numbered, extra):
-                    if not _could_share((*kept, *combo)) if kept or combo else False:
+def _foreign(tiles, pool: _Pool) -> int:  # type: ignore[no-untyped-def]
+    return sum(1 for t in tiles if not t.is_joker and t not in pool.own)
+
+
+_ORDER: dict[Tile, tuple] = {}
+
+
+def _order(t: Tile) -> tuple:
+    order = _ORDER.get(t)
+    if order is None:
+        order = _ORDER[t] = (t.is_joker, t.sort_key() if not t.is_joker else (0, 0, str(t)))
+    return order
+
+
+def _key(tiles) -> tuple[Tile, ...]:  # type: ignore[no-untyped-def]
+    """Tiles in one order, so that a multiset has one key."""
+    return tuple(sorted(tiles, key=_order))
+
+
+def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set, pool: _Pool) -> None:
+    """Runs walked number by number: each place a pool tile, a plain joker, a colour-change
+    joker (the colour may change across it) or half of a double joker."""
+    double = next((t for t in specials if t.joker is _DOUBLE), None)
+    change = next((t for t in specials if t.joker is _CHANGE), None)
+    if double is None and change is None:
+        return
+    by_number: dict[int, list[Tile]] = {}
+    for t in numbered:
+        by_number.setdefault(t.number, []).append(t)  # type: ignore[arg-type]
+    hi = ed.max_number
+    left = {"d": specials[double] if double else 0, "c": specials[change] if change else 0, "p": plain}
+    tiles: list[Tile] = []
+
+    limit = pool.foreign_limit if pool.foreign_limit is not None else ed.max_run_length
+
+    def walk(n: int, colour, crossed: bool, physical: int, reals: int, has_special: bool, foreign: int = 0) -> None:  # type: ignore[no-untyped-def]
+        if has_special and reals and physical >= 3:
+            out.add(_key(tiles))
+        if n > hi or len(tiles) >= ed.max_run_length:
+            return
+        for t in by_number.get(n, ()):
+            if colour is not None and (t.colour != colour) != crossed:
+                continue
+            more = foreign + (t not in pool.own)
+            if more > limit:
+                continue
+            tiles.append(t)
+            walk(n + 1, t.colour, False, physical + 1, reals + 1, has_special, more)
+            tiles.pop()
+        if left["p"]:
+            left["p"] -= 1
+            tiles.append(_PLAIN)
+            walk(n + 1, colour, crossed, physical + 1, reals, has_special, foreign)
+            tiles.pop()
+            left["p"] += 1
+        if left["c"]:
+            left["c"] -= 1
+            tiles.append(change)  # type: ignore[arg-type]
+            walk(n + 1, colour, True if colour is not None else crossed, physical + 1, reals, True, foreign)
+            tiles.pop()
+            left["c"] += 1
+        if left["d"] and n + 1 <= hi:
+            left["d"] -= 1
+            tiles.append(double)  # type: ignore[arg-type]
+            walk(n + 2, colour, crossed, physical + 1, reals, True, foreign)
+            tiles.pop()
+            left["d"] += 1
+
+    for start in ed.numbers:
+        walk(start, None, False, 0, 0, False)
+
+
+def _groups(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set) -> None:
+    """A double joker with one number's tiles (and a plain joker) in different colours."""
+    double = next((t for t in specials if t.joker is _DOUBLE), None)
+    if double is None:
+        return
+    by_number: dict[int, list[Tile]] = {}
+    for t in numbered:
+        by_number.setdefault(t.number, []).append(t)  # type: ignore[arg-type]
+    for tiles in by_number.values():
+        for size in range(1, len(tiles) + 1):
+            for combo in itertools.combinations(tiles, size):
+                for p in range(0, plain + 1):
+                    for d in range(1, specials[double] + 1):
+                        if size + p + d >= 3 and size + p + 2 * d <= ed.max_group_size:
+                            out.add(_key([*combo, *[_PLAIN] * p, *[double] * d]))
+
+
+def _mirrors(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set) -> None:
+    """A mirror joker between two copies of a half: one number in several colours, or a piece
+    of a run; a plain joker may stand for a tile on either side."""
+    mirror = next((t for t in specials if t.joker is _MIRROR), None)
+    if mirror is None:
+        return
+    halves: list[list[Tile]] = []
+    by_number: dict[int, list[Tile]] = {}
+    by_colour: dict[object, list[Tile]] = {}
+    for t in numbered:
+        by_number.setdefault(t.number, []).append(t)  # type: ignore[arg-type]
+        by_colour.setdefault(t.colour, []).append(t)
+    for tiles in by_number.values():
+        for size in range(1, len(tiles) + 1):
+            halves += [list(c) for c in itertools.combinations(tiles, size)]
+    longest = (ed.max_run_length - 1) // 2
+    for tiles in by_colour.values():
+        numbers = {t.number: t for t in tiles}
+        for low in sorted(numbers):
+            run = []
+            for n in range(low, low + longest + plain):
+                if n in numbers:
+                    run.append(numbers[n])
+                    if len(run) >= 2:
+                        halves.append(list(run))
+                elif n > ed.max_number:
+                    break
+    for half in halves:
+        # each half tile twice; a plain joker may take the place of a copy (or of both), and
+        # the plain jokers that take no copy's place are places of their own (a gap in a run
+        # half, r2 Js r4 Jm r4 Js r2), so 0..p copies are dropped, not always p
+        for p in range(0, plain + 1):
+            for d in range(0, min(p, 2 * len(half)) + 1):
+                for dropped in itertools.combinations_with_replacement(range(len(half)), d):
+                    counts = Counter(dropped)
+                    if any(c > 2 for c in counts.values()):
                         continue
-                    for spare in ([], plain):
-                        offer([*jokers, *kept, *combo, *spare], [*combo, *spare], k, tuple(leftover))
+                    tiles = [t for i, t in enumerate(half) for _ in range(2 - counts[i])]
+                    if any(numbered[t] < tiles.count(t) for t in set(tiles)):
+                        continue
+                    if tiles:
+                        out.add(_key([*tiles, mirror, *[_PLAIN] * p]))
+
+
+def _verdict(tiles: tuple[Tile, ...], edition: Edition):  # type: ignore[no-untyped-def]
+    return _cached_verdict(tiles, edition.name)
+
+
+@lru_cache(maxsize=200_000)
+def _cached_verdict(tiles: tuple[Tile, ...], edition: str):  # type: ignore[no-untyped-def]
+    return classify(tiles, edition)
+
+
+# --- where each tile of a shape comes from -------------------------------------------------------
+
+
+def _sourcings(shape: tuple[Tile, ...], pool: _Pool) -> Iterator[tuple[list[Tile], list[tuple[int, Tile]], list[Tile]]]:
+    """Every way to take a shape's tiles: (rack tiles, (set, tile) taken from the table, the
+    set's tiles with real plain jokers)."""
+    need = Counter(shape)
+    kinds = [t for t in need if t != _PLAIN]
+    per_kind = []
+    for t in kinds:
+        splits = _splits(need[t], pool.sources[t]) if pool.foreign_limit is None else _few_splits(need[t], pool, t)
+        per_kind.append([[(s, t, n) for s, n in split if n] for split in splits])
+    plains = [[(s, t, n) for s, t, n in split if n] for split in _plain_splits(need[_PLAIN], pool.plain)]
+    for choice in itertools.product(*per_kind, plains):
+        rack: list[Tile] = []
+        taken: list[tuple[int, Tile]] = []
+        tiles: list[Tile] = []
+        for part in choice:
+            for source, t, n in part:
+                tiles += [t] * n
+                if source == RACK:
+                    rack += [t] * n
+                else:
+                    taken += [(source, t)] * n
+        yield rack, taken, tiles
+
+
+def _splits(need: int, sources: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
+    if need == 0:
+        yield []
+        return
+    if not sources:
+        return
+    (source, have), rest = sources[0], sources[1:]
+    for n in range(min(need, have), -1, -1):
+        for tail in _splits(need - n, rest):
+            yield [(source, n), *tail]
+
+
+def _few_splits(need: int, pool: _Pool, t: Tile) -> list[list[tuple[int, int]]]:
+    """On a big table, a few ways to take ``need`` tiles ``t``: as many as can be from the table
+    sets holding special jokers, or from the rack, first; then one from a plain table set."""
+    sources = pool.sources[t]
+    own = [x for x in sources if x[0] in pool.special_sets]
+    rack = [x for x in sources if x[0] == RACK]
+    plain = [x for x in sources if x[0] not in pool.special_sets and x[0] != RACK]
+    out: list[list[tuple[int, int]]] = []
+    for order in (own + rack, rack + own):
+        split = _greedy(need, order)
+        if split is not None and split not in out:
+            out.append(split)
+        for source, have in plain[:8]:
+            split = _greedy(need - 1, order)
+            if have and split is not None:
+                out.append([*split, (source, 1)])
+    return out
+
+
+def _greedy(need: int, sources: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
+    split = []
+    for source, have in sources:
+        n = min(need, have)
+        if n:
+            split.append((source, n))
+            need -= n
+    return split if need == 0 else None
+
+
+def _plain_splits(need: int, plain: list[tuple[int, Tile, int]]) -> Iterator[list[tuple[int, Tile, int]]]:
+    if need == 0:
+        yield []
+        return
+    if not plain:
+        return
+    (source, tile, have), rest = plain[0], plain[1:]
+    for n in range(min(need, have), -1, -1):
+        for tail in _plain_splits(need - n, rest):
+            yield [(source, tile, n), *tail]
+
+
+def candidates(pos: Position, opened: bool, limited: bool = True, deadline: float | None = None) -> list[SpecialSet]:
+    """Every special set the pool can make (before the opening: from the rack alone), each
+    with every way to take its tiles; the most rack tiles first. ``limited``: on a big table
+    only the few described above (the rest is the unlimited search's, within ``deadline``)."""
+    if not opened and not pos.rules.joker_in_opening:
+        return []  # before the opening only rack tiles count, and no joker may be among them
+    pool = _pool(pos, opened, limited)
+    # on a big table a special set plays a rack tile (a table special joker's set rebuilt from
+    # table tiles alone is not tried there)
+    big = pool.foreign_limit is not None
+    special_set = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
+    found: dict[tuple, SpecialSet] = {}
+    shapes = list(_shapes(pool, pos.edition))
+    if big:  # the shapes of own tiles (the rack's, a special set's) first, the most rack tiles first
+        rack_kinds = {t for t in pos.rack_in if not t.is_joker}
+        shapes.sort(key=lambda shape: (_foreign(shape, pool), -sum(t in rack_kinds for t in shape), len(shape), [_order(t) for t in shape]))
+        shapes = shapes[:MAX_SHAPES_BIG]
+    for shape in shapes:
+        _check(deadline)
+        for rack, taken, tiles in _sourcings(shape, pool):
+            verdict = _verdict(_key(tiles), pos.edition)
+            if not verdict.valid:
+                break  # the same shape with other sources is as invalid
+            if not rack and (big or not any(_is_special(t) for _, t in taken)):
+                continue  # nothing played and no table special joker moved: no use
+            if big and sum(1 for k, _ in taken if not special_set[k]) > pool.foreign_limit:  # type: ignore[operator]
+                continue
+            key = (_key(rack), tuple(sorted(taken, key=lambda x: (x[0], str(x[1])))))
+            if key not in found:
+                found[key] = SpecialSet(_key(tiles), tuple(rack), key[1], verdict.value)
+    def order(c: SpecialSet) -> tuple:
+        # the most rack tiles first; on a big table the fewest plain table sets broken first
+        broken = len({k for k, _ in c.taken if not special_set[k]}) if big else 0
+        return broken, -len(c.rack), -sum(t.face_value for t in c.rack), len(c.taken)
+
+    return sorted(found.values(), key=order)
+
+
+def laid_out(c: SpecialSet, edition: Edition) -> list[Tile]:
+    """The set's tiles as it reads (only the sets of the answer are laid out)."""
+    return reading_order(list(c.tiles), _verdict(c.tiles, edition))
 
 
 def reading_order(tiles: list[Tile], verdict) -> list[Tile]:  # type: ignore[no-untyped-def]
@@ -167,23 +467,81 @@ def reading_order(tiles: list[Tile], verdict) -> list[Tile]:  # type: ignore[no-
     return out + list(numbered.elements()) + [j for i, j in enumerate(jokers) if i not in placed]
 
 
-def _could_share(tiles: tuple[Tile, ...]) -> bool:
-    """One number, or two colours within seven numbers: the shapes a special set can take."""
-    numbers = {t.number for t in tiles}
-    colours = {t.colour for t in tiles}
-    return len(numbers) <= 1 or (len(colours) <= 2 and max(numbers) - min(numbers) <= 6)  # type: ignore[operator]
+# --- combinations and the rest of the turn --------------------------------------------------------
 
 
-def _multisets(tiles: list[Tile], size: int) -> list[tuple[Tile, ...]]:
-    """Sub-multisets of ``size`` tiles that could share a set: one number, or two colours within
-    seven numbers (a run, possibly changing colour once)."""
-    out = set()
-    for combo in itertools.combinations(tiles, size):
-        numbers = {t.number for t in combo}
-        colours = {t.colour for t in combo}
-        if len(numbers) <= 1 or (len(colours) <= 2 and max(numbers) - min(numbers) <= 6):  # type: ignore[operator]
-            out.add(combo)
-    return sorted(out, key=lambda c: [t.sort_key() for t in c])
+def _combinations(
+    pos: Position, found: list[SpecialSet], deadline: float | None = None
+) -> tuple[list[tuple[SpecialSet, ...]], bool]:
+    """Every choice of special sets that share no tile and leave no special joker of a broken
+    table set behind; and whether the budget cut the list short."""
+    rack_have = Counter(pos.rack_in)
+    set_have = [Counter(s) for s in pos.table_sets_in]
+    holds_special = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
+    specials_of = [Counter(t for t in s if _is_special(t)) for s in pos.table_sets_in]
+    racks = [Counter(c.rack) for c in found]
+    takes = [Counter(c.taken) for c in found]
+    out: list[tuple[SpecialSet, ...]] = []
+    cut = False
+    most = sum(1 for t in pos.rack_in if _is_special(t)) + sum(
+        1 for s in pos.table_sets_in for t in s if _is_special(t)
+    )
+
+    def complete(chosen: list[SpecialSet], taken: Counter) -> bool:
+        # a broken set's special jokers must be in the chosen sets (the models cannot place
+        # them); its plain jokers may be, or go to the rest of the turn as freed table jokers
+        for k in {k for k, _ in taken}:
+            if holds_special[k]:
+                got = Counter(t for (j, t), n in taken.items() if j == k and _is_special(t) for _ in range(n))
+                if got != specials_of[k]:
+                    return False
+        return True
+
+    # which pairs of sets could lie together (each tile used at most as often as it exists):
+    # the walk below goes only through sets that fit every one chosen, then checks the counts
+    uses = [{("rack", t): n for t, n in racks[i].items()} | dict(takes[i]) for i in range(len(found))]
+    have = {("rack", t): n for t, n in rack_have.items()}
+    for k, counts in enumerate(set_have):
+        have.update({(k, t): n for t, n in counts.items()})
+    fits = [0] * len(found)
+    for i in range(len(found)):
+        _check(deadline)
+        ui = uses[i]
+        for j in range(i + 1, len(found)):
+            uj = uses[j]
+            small, big = (ui, uj) if len(ui) <= len(uj) else (uj, ui)
+            if all(n + big.get(r, 0) <= have.get(r, 0) for r, n in small.items()):
+                fits[i] |= 1 << j
+                fits[j] |= 1 << i
+
+    def extend(start: int, chosen: list[SpecialSet], rack: Counter, taken: Counter, allowed: int) -> None:
+        nonlocal cut
+        _check(deadline)
+        if chosen and complete(chosen, taken):
+            if len(out) >= MAX_COMBINATIONS:
+                cut = True
+                return
+            out.append(tuple(chosen))
+        if len(chosen) >= most:
+            return
+        for i in range(start, len(found)):
+            if not allowed >> i & 1:
+                continue
+            r2 = rack + racks[i]
+            if r2 - rack_have:
+                continue
+            t2 = taken + takes[i]
+            c = found[i]
+            if any(n > set_have[k][t] for (k, t), n in t2.items()):
+                continue
+            chosen.append(c)
+            extend(i + 1, chosen, r2, t2, allowed & fits[i])
+            chosen.pop()
+            if cut:
+                return
+
+    extend(0, [], Counter(), Counter(), (1 << len(found)) - 1)
+    return out, cut
 
 
 def solve(
@@ -193,36 +551,181 @@ def solve(
     plain: TurnAnswer | None,
     rest: RestSolver,
     legal: Callable[[TurnAnswer], bool] = lambda answer: True,
+    budget_s: float = TIME_BUDGET_S,
 ) -> TurnAnswer | None:
     """The best legal play with special jokers, or ``plain`` (the best without) when none beats
-    it. ``legal`` judges a play before it becomes the best (growing a table set around its
-    joker can free that joker, which the preset's rules then judge)."""
-    found = candidates(pos, opened)
+    it. ``legal`` judges a play before it becomes the hint (moving a table set's special joker
+    frees it, which the preset's rules then judge).
+
+    The answer's ``proven`` is False where the search was cut short (a budget, the clock);
+    that holds for a play of no tile too, so that a caller never calls a draw proven when the
+    search that found nothing was not exhaustive. On a big table the limited search (a few
+    special sets, fast) goes first; where it proves nothing the unlimited one follows, both
+    within ``budget_s`` seconds."""
+    deadline = time.monotonic() + budget_s
+    answer = _search(pos, opened, objective, plain, rest, legal, True, deadline)
+    if answer is not None and answer.proven or _pool(pos, opened).foreign_limit is None:
+        return answer
+    full = _search(pos, opened, objective, plain, rest, legal, False, deadline)
+    if full is None:
+        return answer
+    if answer is not None and _score(answer, objective) > _score(full, objective):
+        return replace(answer, proven=False)
+    return full
+
+
+def _search(
+    pos: Position,
+    opened: bool,
+    objective: Objective,
+    plain: TurnAnswer | None,
+    rest: RestSolver,
+    legal: Callable[[TurnAnswer], bool],
+    limited: bool,
+    deadline: float,
+) -> TurnAnswer | None:
+    """One search (see :func:`solve`); ``limited``: on a big table, the few special sets only."""
+    big = _pool(pos, opened, limited).foreign_limit is not None
+    first = None
+    if plain is None:  # the play with every special joker where it is, by the fast methods
+        first = _with(pos, opened, objective, [], rest)
+    nothing = plain  # what to answer when nothing can be played: a play of no tile
+    if first is not None and first.tiles == 0:
+        nothing = first
+    try:
+        found = candidates(pos, opened, limited, deadline)
+        proven = len(found) <= MAX_CANDIDATES and not big
+        found = found[:MAX_CANDIDATES]
+        combos, cut = _combinations(pos, found, deadline)
+    except _OutOfTime:
+        fallback = next((a for a in (first, plain) if a is not None and a.tiles > 0 and legal(a)), nothing)
+        return replace(fallback, proven=False) if fallback is not None else None
+    proven = proven and not cut
+    # the rack tiles that play leaves behind: special sets that use them promise the most
+    behind = Counter(pos.rack_in) - Counter((first or plain).played if (first or plain) else ())
+    by_rest: dict[tuple, list[tuple[SpecialSet, ...]]] = {}
+    for combo in combos:
+        by_rest.setdefault(_rest_key(combo), []).append(combo)
+    # best first: unsolved rests by their upper bound, solved ones by their score
+    heap: list[tuple[tuple[int, ...], int, tuple | None, TurnAnswer | None, list]] = []
+    tick = itertools.count()
+    budget = MAX_RESTS_BIG if big else MAX_RESTS
+    # on a big table one bound for all (what the whole pool could play), else one per rest
+    large = sum(len(s) for s in pos.table_sets_in) > BIG_TABLE
+    bound = _bounder(pos, objective, per_rest=not large)
+    sizes = [len(s) for s in pos.table_sets_in]
+    for key, group in by_rest.items():
+        # at one bound: the rests with no loose tile first (a set grown or made whole), then
+        # those whose special sets use the rack tiles the play without them leaves behind
+        taken = Counter(k for k, _ in key[1])
+        loose = sum(sizes[k] - n for k, n in taken.items())
+        promise = sum((Counter(key[0]) & behind).values())
+        heapq.heappush(heap, (_neg(bound(key)) + (loose > 0, -promise), next(tick), key, None, group))
     best = plain if plain is not None and plain.tiles > 0 else None
-    answers = [_with(pos, opened, objective, [c], rest) for c in found]
-    specials = len(pos.unplayable_rack) + sum(1 for c in found if c.table_set is not None and not any(
-        t.is_joker and t.joker.is_special for t in c.rack))  # type: ignore[union-attr]
-    pool = sorted(found, key=lambda c: (len(c.rack), sum(t.face_value for t in c.rack)), reverse=True)
-    pool = pool[:PAIR_POOL] if specials >= 2 else []
-    for a, b in itertools.combinations(pool, 2):
-        if a.table_set is not None and a.table_set == b.table_set:
-            continue
-        if Counter(a.rack) + Counter(b.rack) - Counter(pos.rack_in):
-            continue
-        answers.append(_with(pos, opened, objective, [a, b], rest))
-    # judged best first: the first the referee accepts is the best (each judgement costs
-    # about as much as a solve, and most plays of a big table beat the plain one)
-    for answer in sorted((a for a in answers if a is not None), key=lambda a: _score(a, objective), reverse=True):
-        if best is not None and _score(answer, objective) <= _score(best, objective):
+    best_score = _score(best, objective) if best is not None else (0, 0, -1)
+    if first is not None and first.tiles > 0:
+        heapq.heappush(heap, (_neg(_score(first, objective)) + (-_SOLVED, 0), next(tick), (), first, [()]))
+    solved = 0
+    while heap:
+        neg, _, key, answer, group = heapq.heappop(heap)
+        if tuple(-x for x in neg[:3]) <= best_score:
             break
+        if answer is None:
+            if solved >= budget or time.monotonic() > deadline:
+                proven = False  # past the budget or the clock: only the plays found are judged
+                continue
+            solved += 1
+            for combo in group:
+                candidate = _with(pos, opened, objective, list(combo), rest)
+                if candidate is None:
+                    continue
+                if candidate.tiles == 0:
+                    nothing = nothing or candidate
+                    continue
+                heapq.heappush(heap, (_neg(_score(candidate, objective)) + (-_SOLVED, 0), next(tick), key, candidate, [combo]))
+            continue
         if legal(answer):
-            best = answer
+            best, best_score = answer, _score(answer, objective)
             break
+        # rejected: the best rest of this choice of special sets broke a joker rule, and a
+        # worse rest of it that keeps the rule is not looked for, so the hint is not proven
+        proven = False
     if best is None:
-        return plain  # nothing with a special joker is legal: the play (or draw) without
-    if best is not plain:
-        best = replace(best, proven=False)
-    return best
+        return replace(nothing, proven=proven and nothing.proven) if nothing is not None else None
+    return replace(best, proven=proven and best.proven)
+
+
+def _neg(score: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(-x for x in score)
+
+
+def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
+    rack = _key([t for c in combo for t in c.rack])
+    taken = tuple(sorted(((k, str(t)) for c in combo for k, t in c.taken)))
+    return rack, taken
+
+
+def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[tuple], tuple[int, int, int]]:
+    """What a rest can reach at best: the special sets' rack tiles and every rack tile left that
+    a plain set could hold (by :func:`_could_play`), given what the special sets leave
+    (``per_rest``) or given the whole table and rack (cheaper, and as true: a rest has less)."""
+    everything = Counter(t for s in pos.table_sets_in for t in s if not _is_special(t))
+    everything += Counter(t for t in pos.rack_in if not _is_special(t))
+    playable = {t for t in everything if _could_play(t, everything, _jokers(everything), pos.edition)}
+
+    rack_playable = [t for t in pos.rack_in if t in playable]
+    all_tiles, all_value = len(rack_playable), played_value(pos, rack_playable)
+
+    def bound(key: tuple) -> tuple[int, int, int]:
+        used = key[0]
+        if per_rest:
+            left = Counter(pos.rack_in) - Counter(used)
+            pool = _rest_pool(pos, key, left)
+            jokers = _jokers(pool)
+            rest = [t for t in left.elements() if t in playable and _could_play(t, pool, jokers, pos.edition)]
+            play = [*used, *rest]
+            tiles, value = len(play), played_value(pos, play)
+        else:  # every playable rack tile, and the special jokers the sets use
+            extra = [t for t in used if t not in playable]
+            tiles, value = all_tiles + len(extra), all_value + played_value(pos, extra)
+        first, second = (tiles, value) if objective is Objective.TILES else (value, tiles)
+        return first, second, len(pos.table_sets_in) - len({k for k, _ in key[1]})
+
+    return bound
+
+
+def _jokers(pool: Counter) -> int:
+    return sum(n for t, n in pool.items() if t.is_joker)
+
+
+def _rest_pool(pos: Position, key: tuple, left: Counter) -> Counter:
+    """The plain tiles a rest may use: the rack's and those of the table sets it may change."""
+    taken: Counter = Counter()
+    for k, name in key[1]:
+        taken[(k, name)] += 1
+    pool: Counter = Counter(t for t in left.elements() if not _is_special(t))
+    for k, s in enumerate(pos.table_sets_in):
+        if any(_is_special(t) for t in s) and not any(j == k for j, _ in taken):
+            continue  # stays as it is: it gives the rest no tile
+        have = Counter(t for t in s if not _is_special(t))
+        for t in list(have):
+            have[t] -= taken[(k, str(t))]
+        pool += +have
+    return pool
+
+
+def _could_play(t: Tile, pool: Counter, jokers: int, ed: Edition) -> bool:
+    """Whether a plain set of ``pool`` (which holds ``t``) could hold ``t``: a necessary test."""
+    if t.is_joker:
+        return any(not x.is_joker for x in pool)
+    colours = {x.colour for x in pool if not x.is_joker and x.number == t.number}
+    if len(colours) + jokers >= 3:
+        return True
+    for low in range(max(ed.min_number, t.number - 2), min(t.number, ed.max_number - 2) + 1):  # type: ignore[operator]
+        missing = sum(1 for n in range(low, low + 3) if not pool[Tile(number=n, colour=t.colour)])
+        if missing <= jokers:
+            return True
+    return False
 
 
 def _score(answer: TurnAnswer, objective: Objective) -> tuple[int, int, int]:
@@ -236,34 +739,67 @@ def _with(
     """The special sets ``chosen`` and the best play of the rest of the rack around them."""
     used = Counter(t for c in chosen for t in c.rack)
     left_rack = list((Counter(pos.rack_in) - used).elements())
-    grown = {c.table_set for c in chosen if c.table_set is not None}
-    table = [s for k, s in enumerate(pos.table_sets_in) if k not in grown]
+    taken = Counter(x for c in chosen for x in c.taken)
+    broken = {k for k, _ in taken}
+    table: list[tuple[Tile, ...]] = []
+    kept: list[tuple[Tile, ...]] = []  # table sets with a special joker, left as they are
+    changed: list[int] = []  # sets of ``table`` that lost a tile but stay a set (plain jokers)
+    origin: dict[int, int] = {}  # such a set's place in ``table`` -> its old set
+    loose: list[Tile] = []
+    freed: list[tuple[Tile, tuple[Tile, ...]]] = []  # plain jokers of broken special sets
+    for k, s in enumerate(pos.table_sets_in):
+        if k not in broken:
+            # one the rest cannot touch: left out of it, so that the fast methods apply
+            (kept if any(_is_special(t) for t in s) else table).append(s)
+            continue
+        left = Counter(s) - Counter({t: n for (j, t), n in taken.items() if j == k})
+        if any(_is_special(t) for t in s):
+            # its special jokers went to the chosen sets; a plain joker left behind is freed,
+            # and the rest of the turn places it under the preset's joker rules
+            freed += _freed_jokers(s, left, pos.edition)
+            loose += [t for t in left.elements() if not t.is_joker]
+        elif any(t.is_joker for t in left):
+            if not _verdict(_key(left.elements()), pos.edition).valid:
+                return None  # its plain joker would be loose: not modelled
+            changed.append(len(table))
+            origin[len(table)] = k
+            table.append(tuple(left.elements()))
+        else:
+            loose += list(left.elements())
     value = sum(c.opening_value for c in chosen)
     rules = pos.rules
     if not opened:
         rules = replace(rules, threshold=max(0, rules.threshold - value))
-    sub = Position(table, left_rack, pos.edition, rules)
-    loose = [t for c in chosen for t in c.leftover]
-    if loose:
-        sub = _with_loose(sub, loose)
-    answer = rest(sub, opened) if sub.rack_in or loose else None
-    if loose and answer is None:
+    try:
+        sub = Position(table, left_rack, pos.edition, rules)
+    except RummiError:
+        return None
+    if changed:
+        sub.sets = [replace(s, keepable=False) if i in changed else s for i, s in enumerate(sub.sets)]
+        sub.table_jokers = [_as_before(pos, j, origin[j.set_index]) if j.set_index in origin else j for j in sub.table_jokers]
+    if loose or freed:
+        sub = _with_loose(sub, loose, freed)
+    must_place = bool(loose or changed or freed)
+    answer = rest(sub, opened) if sub.rack_in or must_place else None
+    if must_place and answer is None:
         return None  # the tiles left loose fit nowhere
-    if answer is None or (answer.tiles == 0 and not loose):
+    if answer is None or (answer.tiles == 0 and not must_place):
         if not opened and rules.threshold > 0:
             return None  # the special sets alone do not open
         played: list[Tile] = []
         new_table = [list(s) for s in table]
         untouched = [True] * len(table)
         rest_opening = 0
+        proven = True
     else:
         played = list(answer.played)
         new_table = [list(s) for s in answer.table]
         untouched = list(answer.untouched)
         rest_opening = answer.opening_value
+        proven = answer.proven
     played += [t for c in chosen for t in c.rack]
-    new_table += [list(c.tiles) for c in chosen]
-    untouched += [False] * len(chosen)
+    new_table += [list(s) for s in kept] + [laid_out(c, pos.edition) for c in chosen]
+    untouched += [True] * len(kept) + [False] * len(chosen)
     return TurnAnswer(
         played=played,
         table=new_table,
@@ -271,16 +807,59 @@ def _with(
         tiles=len(played),
         value=played_value(pos, played),
         opening_value=(rest_opening + value) if not opened else 0,
+        proven=proven,
     )
 
 
-def _with_loose(sub: Position, loose: list[Tile]) -> Position:
+def _as_before(pos: Position, joker: TableJoker, k: int) -> TableJoker:
+    """A plain joker of a table set that gave a tile to a special set: it keeps its place only
+    at a tile it could stand for in its old set too (engine.joker_fate reads the old set), so
+    its meanings in what is left of the set are cut to those."""
+    old = next((j for j in pos.table_jokers if j.set_index == k and j.tile == joker.tile), None)
+    if old is None:
+        return joker
+
+    def cut(now: tuple[int, ...], then: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(m for m in now if m in then)
+
+    return replace(
+        joker, meanings=cut(joker.meanings, old.meanings), run_meanings=cut(joker.run_meanings, old.run_meanings),
+        group_meanings=cut(joker.group_meanings, old.group_meanings),
+    )
+
+
+def _freed_jokers(old: tuple[Tile, ...], left: Counter, edition: Edition) -> list[tuple[Tile, tuple[Tile, ...]]]:
+    """The plain jokers ``left`` of a broken table set holding a special joker, each with the
+    tiles it stood for in that set (what a tile replacing it must be, where the preset asks)."""
+    verdict = _verdict(_key(old), edition)
+    jokers = [t for t in old if t.is_joker]
+    meanings = verdict.joker_meanings() if verdict.valid else [()] * len(jokers)
+    out: list[tuple[Tile, tuple[Tile, ...]]] = []
+    want = Counter({t: n for t, n in left.items() if t.is_joker})
+    for tile, stands in zip(jokers, meanings):
+        if want[tile] > 0:
+            want[tile] -= 1
+            out.append((tile, tuple(m for m in stands if not m.is_joker)))
+    return out
+
+
+def _with_loose(sub: Position, loose: list[Tile], freed: list[tuple[Tile, tuple[Tile, ...]]] = ()) -> Position:  # type: ignore[assignment]
     """``sub`` with ``loose`` tiles on the table that must be placed but belong to no old set
-    (what a special set left of the table set it took tiles from)."""
+    (what the special sets left of the table sets they took tiles from), and the plain jokers
+    ``freed`` from such sets, as table jokers of that set of loose tiles."""
     out = copy.copy(sub)
     out.table_count = list(sub.table_count)
     for t in loose:
         out.table_count[sub.index(t)] += 1
     counts = tuple(sorted(Counter(sub.index(t) for t in loose).items()))
-    out.sets = [*sub.sets, TableSet(tuple(loose), counts, (), locked=False, keepable=False)]
+    keys = tuple(sub.joker_key(t) for t, _ in freed)
+    k = len(sub.sets)
+    out.sets = [*sub.sets, TableSet((*loose, *(t for t, _ in freed)), counts, keys, locked=False, keepable=False)]  # type: ignore[arg-type]
+    if freed:
+        out.joker_tile = dict(sub.joker_tile)
+        out.table_jokers = list(sub.table_jokers)
+        for (tile, stands), key in zip(freed, keys):
+            out.joker_tile.setdefault(key, tile)  # type: ignore[arg-type]
+            meanings = tuple(sorted({sub.index(m) for m in stands if m.number in sub.numbers}))
+            out.table_jokers.append(TableJoker(set_index=k, key=key, tile=tile, meanings=meanings, needs_all=False))  # type: ignore[arg-type]
     return out
