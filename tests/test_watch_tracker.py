@@ -157,27 +157,21 @@ def test_an_amend_that_cannot_be_judged_leaves_the_first_part_standing(scanner, 
     assert film.tracker.turns == 1 and film.tracker.next_player == "Bob"
 
 
-def test_amending_can_be_turned_off(scanner, view):
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"amend_same_side": False},  # amending turned off
+        # amends allowed only within 1 s of the table settling: Ann's hand comes back 2 s after,
+        # so the change is Bob's turn, not Ann's going on
+        {"amend_within_seconds": 1.0},
+    ],
+    ids=["amending-off", "long-after-the-pause"],
+)
+def test_a_change_that_may_not_amend_is_a_new_turn(scanner, view, settings):
     from rummi.vision.watch import WatchSettings
 
     halfway = {**START, 2: ("o1", "o2")}
-    film = Film(_tracker(scanner, settings=WatchSettings(amend_same_side=False)), view)
-    film.still(START, 2.0)
-    film.hand(START, halfway, target=(430.0, 60.0))
-    film.still(halfway, 2.0)
-    film.hand(halfway, PLAYED, target=(430.0, 60.0))
-    film.still(PLAYED, 2.5)
-    turns = [e.to_json() for e in film.events if e.is_turn]
-    assert [(t["number"], t["player"], t.get("amends")) for t in turns] == [(1, "Ann", None), (2, "Bob", None)]
-
-
-def test_a_change_long_after_the_pause_is_a_new_turn(scanner, view):
-    # the same film as above, with amends allowed only within 1 s of the table settling: Ann's
-    # hand comes back 2 s after, so the change is Bob's turn, not Ann's going on
-    from rummi.vision.watch import WatchSettings
-
-    halfway = {**START, 2: ("o1", "o2")}
-    film = Film(_tracker(scanner, settings=WatchSettings(amend_within_seconds=1.0)), view)
+    film = Film(_tracker(scanner, settings=WatchSettings(**settings)), view)
     film.still(START, 2.0)
     film.hand(START, halfway, target=(430.0, 60.0))
     film.still(halfway, 2.0)
