@@ -58,6 +58,15 @@ def test_sets_on_the_table_become_sets_the_engine_checks(scanner: Scanner) -> No
     assert sum(not v.valid for v in verdicts) == 1
 
 
+def test_asking_the_finder_for_weaker_boxes_keeps_the_sure_ones_as_they_were(scanner: Scanner) -> None:
+    photo = load_image(SCATTER)
+    sure = scanner.finder.find(photo)
+    more = scanner.finder.find(photo, threshold=0.05)
+    strong = more.find_confidence >= scanner.finder.confidence_threshold
+    assert len(more) > len(sure)
+    assert np.allclose(more.corners[strong], sure.corners) and np.allclose(more.find_confidence[strong], sure.find_confidence)
+
+
 def test_corners_are_inside_the_photo_and_follow_the_tile(scatter_scan: ScanResult) -> None:
     corners = scatter_scan.found.corners
     height, width = load_image(SCATTER).shape[:2]

@@ -64,16 +64,25 @@ class TileFinder:
         if self.task not in ("obb", "detect"):
             raise ModelError(f"unknown detector task {self.task!r} in {model.folder}/model.json")
 
-    def find(self, image_bgr: np.ndarray) -> TileDetections:
+    def find(self, image_bgr: np.ndarray, *, threshold: float | None = None) -> TileDetections:
+        """The tiles' corners in photo pixels, with the detector's scores.
+
+        ``threshold``: the lowest score kept, the model's own (``model.json: conf``) by default.
+        A caller that knows where a tile must be (the watch tracker, where the table changed
+        and nothing was found) asks for weaker boxes too; a weaker box never displaces a
+        stronger one (both suppressions keep the higher score), so the boxes above the model's
+        threshold are the same either way.
+        """
+        floor = self.confidence_threshold if threshold is None else float(threshold)
         canvas, box = letterbox(image_bgr, self.size)
         batch = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         output = self.model.run(np.ascontiguousarray(batch))[0]  # (channels, anchors)
-        rects, scores = self._decode(output)
+        rects, scores = self._decode(output, floor)
         if not len(scores):
             return TileDetections.empty()
         keep = cv2.dnn.NMSBoxesRotated(
             [((float(r[0]), float(r[1])), (float(r[2]), float(r[3])), float(r[4])) for r in rects],
-            scores.tolist(), self.confidence_threshold, self.overlap_threshold,
+            scores.tolist(), floor, self.overlap_threshold,
         )
         keep = drop_nested(rects, scores, np.array(keep, dtype=int).reshape(-1))
         corners = np.stack([cv2.boxPoints(((r[0], r[1]), (r[2], r[3]), r[4])) for r in rects[keep]])
@@ -82,11 +91,11 @@ class TileFinder:
             corners = np.stack([refine_angle(image_bgr, c) for c in corners])
         return TileDetections.from_corners(np.stack([portrait_order(c) for c in corners]), scores[keep])
 
-    def _decode(self, output: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Rows of (cx, cy, w, h, angle in degrees) and scores, above the confidence threshold."""
+    def _decode(self, output: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of (cx, cy, w, h, angle in degrees) and scores, those scoring ``floor`` or more."""
         class_count = len(self.model.meta.get("names", ["tile"]))
         scores = output[4 : 4 + class_count].max(axis=0)
-        chosen = scores >= self.confidence_threshold
+        chosen = scores >= floor
         xywh = output[:4, chosen].T
         if self.task == "obb":
             angles = np.degrees(output[4 + class_count, chosen])

@@ -58,6 +58,7 @@ from rummi.engine.referee import Side, Spot, judge_turn
 from rummi.engine.referee.verdicts import Status, TurnVerdict
 from rummi.engine.rules import Rules, get_rules
 from rummi.engine.tiles import Tile
+from rummi.vision.detections import TileDetections
 from rummi.vision.layout import lay_out
 from rummi.vision.scanner import ScanResult
 from rummi.vision.uncertainty import uncertain_tiles
@@ -72,6 +73,10 @@ SAME_SPOT = 0.4
 #: off a light cloth about 0.1). Too low only costs trusting a new reading; too high would keep
 #: a tile that is gone.
 UNCHANGED_DIFFERENCE = 0.04
+#: The weakest finder score looked at again where the table changed and no tile was found
+#: (the detector scores real tiles about 0.7; clutter it is unsure of scores far lower, and
+#: the reader refuses what is no tile).
+SECOND_LOOK_SCORE = 0.05
 
 #: The side an arm came in from: over the moving frames since the table settled, the edge of
 #: the picture with the most pixels unlike the settled table along it (the arm lies across its
@@ -369,7 +374,7 @@ class TurnTracker:
         full scan. (A tile the finder misses in one scan is no tile in it: the scans must agree.)
         """
         scanner = self._scanner
-        found = scanner.finder.find(frame_bgr)
+        found = self._find(frame_bgr)
         old = self.reading
         known: dict[int, int] = {}
         if old is not None and len(old.found) and len(found):
@@ -401,6 +406,26 @@ class TurnTracker:
         layout = lay_out(merged, "table")
         uncertain = uncertain_tiles(merged, (frame_bgr.shape[1], frame_bgr.shape[0]), scanner.uncertain_below)
         return ScanResult(found=merged, layout=layout, uncertain=uncertain)
+
+    def _find(self, frame_bgr: np.ndarray) -> TileDetections:
+        """The finder's tiles, plus its weaker boxes where the table changed since it settled.
+
+        Every change of the table is a tile put down, taken or moved. A place that changed
+        where the finder is not sure of a tile (a tile lying at an odd angle, its sprite
+        half in shadow) gets a second look: a weaker box there is kept, and the reader then
+        says whether it holds a tile ("none" is dropped). Its weak find makes it an uncertain
+        tile (:attr:`TileDetections.confidence`), so the referee never accuses on it alone, but
+        a played tile is not left out of the turn. Where nothing changed a weak box is no
+        tile: the settled reading already accounts for everything there.
+        """
+        finder = self._scanner.finder
+        if self.reading is None:
+            return finder.find(frame_bgr)
+        found = finder.find(frame_bgr, threshold=SECOND_LOOK_SCORE)
+        keep = found.find_confidence >= finder.confidence_threshold
+        for i in np.flatnonzero(~keep):
+            keep[i] = UNCHANGED_DIFFERENCE < self.gauge.difference_at(found.corners[i]) < float("inf")
+        return found[keep]
 
     def _settled(self, time: float, reading: Reading) -> list[WatchEvent]:
         settled_at = self._still_since if self._still_since is not None else time
