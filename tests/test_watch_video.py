@@ -101,6 +101,16 @@ def test_each_turn_is_recorded_in_the_stored_game(watched):
     assert [t.drew for t in recorded] == [1 if e["drew"] else 0 for e in watched_turns]
 
 
+def test_a_person_reads_the_game_s_own_turn_numbers(watched):
+    from rummi.api.commands.watch import describe_event
+
+    _, events, *_ = watched
+    recorded = [e for e in events if "game_turn" in e]
+    assert recorded and all(e["game_turn"] == e["number"] + 3 for e in recorded)  # three openings first
+    for event in recorded:
+        assert f"turn {event['game_turn']}, {event['player']}" in describe_event(event)
+
+
 @pytest.mark.slow
 def test_the_annotated_video_is_written(watched):
     video, _, _, _, _, folder = watched

@@ -165,7 +165,10 @@ def describe_event(data: dict[str, Any]) -> str | None:
     if kind == "disturbed":
         return at + f"tiles hidden ({data['lost']} tiles out of sight): waiting" if data["reason"] == "tiles hidden" else None
     verdict = data.get("verdict")
-    head = at + f"turn {data['number']}, {data['player']}" + (" (went on: amended)" if "amends" in data else "")
+    # A turn recorded in a stored game goes by the game's own number (the game may have had
+    # turns before this watch began); the tracker's count otherwise.
+    number = data.get("game_turn", data["number"])
+    head = at + f"turn {number}, {data['player']}" + (" (went on: amended)" if "amends" in data else "")
     if data.get("drew"):
         head += f" drew ({data['seconds']:g} s)"
     else:
