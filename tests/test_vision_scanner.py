@@ -67,6 +67,20 @@ def test_asking_the_finder_for_weaker_boxes_keeps_the_sure_ones_as_they_were(sca
     assert np.allclose(more.corners[strong], sure.corners) and np.allclose(more.find_confidence[strong], sure.find_confidence)
 
 
+def test_a_tile_found_as_two_halves_is_read_as_one(scanner: Scanner) -> None:
+    # A real k3 crop with a deep dimple, lying alone: the finder boxes its number and its logo
+    # apart, and neither half reads surely (the number's half read as k10 at 0.41). Read
+    # together, the two halves are the k3.
+    from rummi.datasets.videos import TableView, sample_tile_bank
+
+    view = TableView(np.random.default_rng(0), (1280, 720), sample_tile_bank(), "wood")
+    photo = view.draw({11: ("k2", "k3", "k4", "k5"), 12: ("k3",), 14: ("o7", "o8", "o9")})
+    assert len(scanner.finder.find(photo)) == 9  # eight tiles, one found as two boxes
+    result = scanner.scan(photo, kind="table")
+    assert sorted(map(str, result.tiles)) == sorted("k2 k3 k4 k5 k3 o7 o8 o9".split())
+    assert not result.uncertain
+
+
 def test_corners_are_inside_the_photo_and_follow_the_tile(scatter_scan: ScanResult) -> None:
     corners = scatter_scan.found.corners
     height, width = load_image(SCATTER).shape[:2]

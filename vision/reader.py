@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 from rummi.vision.classes import joker_names
 from rummi.vision.detections import TileDetections
-from rummi.vision.geometry import CROP_SIZE, warp_crop
+from rummi.vision.geometry import CROP_SIZE, portrait_order, warp_crop
 from rummi.vision.onnx_model import OnnxModel
 
 #: A first reading at least this sure (tile and orientation together) is not read again turned.
@@ -92,6 +92,7 @@ class TileReader:
             probabilities[unsure[better]] = second[better]
             corners[unsure[better]] = other_boxes[better]
             unsure = unsure[self._sureness(probabilities[unsure]) < SURE_ENOUGH]
+        self._join_halves(image_bgr, found.corners, corners, probabilities)
         merged = self._jokers_merged(probabilities)  # (N, orientation, answer), one joker column
         per_tile = merged.sum(axis=1)
         best = per_tile.argmax(axis=1)
@@ -105,6 +106,48 @@ class TileReader:
         labels = [names.get(self.tile_names[self.joker_columns[c]], "J") if b == joker_at else self.tile_names[b]
                   for b, c in zip(best, colours)]
         return found.with_reads(corners, labels, confidence)
+
+    def _join_halves(self, image_bgr: np.ndarray, boxes: np.ndarray, corners: np.ndarray,
+                     probabilities: np.ndarray) -> None:
+        """Two unsure boxes side by side that together are one tile become that tile (``corners``
+        and ``probabilities`` changed in place; ``boxes``: the finder's, as found).
+
+        A print with a deep dimple round the number can be found as two boxes, the number's
+        half and the logo's, neither of which reads surely (or the logo's half reads as no
+        tile). Their joint box, where it has a tile's shape, is read too; when it reads well
+        (``JOINT_SURE``) and surer than either half, it is the tile, and the other half is no
+        tile. Two real tiles side by side make a box the other way round (their numbers lie
+        sideways in its crop), which does not read as one tile, so they stay two.
+        """
+        if self.none_column is None:
+            return
+        sureness = self._sureness(probabilities)
+        unsure = [int(i) for i in np.argsort(-sureness) if sureness[i] < SURE_ENOUGH]
+        if len(unsure) < 2:
+            return
+        centres = boxes.mean(axis=1)
+        pairs, joints = [], []
+        for n, i in enumerate(unsure):
+            for j in unsure[n + 1:]:
+                joint = _joint_box(boxes[i], boxes[j], centres[i], centres[j])
+                if joint is not None:
+                    pairs.append((i, j))
+                    joints.append(joint)
+        if not pairs:
+            return
+        read = self._read_boxes(image_bgr, np.stack(joints), both_ways=True)
+        joint_sureness = self._sureness(read)
+        taken: set[int] = set()
+        for k in np.argsort(-joint_sureness):
+            i, j = pairs[k]
+            best = int(self._jokers_merged(read[k : k + 1]).sum(axis=1)[0].argmax())
+            if (i in taken or j in taken or joint_sureness[k] < JOINT_SURE or best == self.none_column
+                    or joint_sureness[k] <= max(sureness[i], sureness[j])):
+                continue
+            probabilities[i], corners[i] = read[k], joints[k]
+            probabilities[j] = 0.0
+            probabilities[j, 0, self.none_column] = 1.0
+            taken.update((i, j))
 
     def _jokers_merged(self, probabilities: np.ndarray) -> np.ndarray:
         """The probabilities with the joker's colours added up into the first joker column
@@ -145,3 +188,29 @@ class TileReader:
         exp = np.exp(logits)
         probs = exp / exp.sum(axis=1, keepdims=True)
         return probs.reshape(len(batch), 2, len(self.tile_names))
+
+
+#: A joint box replaces its halves when it reads at least this surely: the scanner's bar for a
+#: read it does not flag uncertain (a join that would stay uncertain is not worth the risk).
+JOINT_SURE = 0.7
+#: A joint box is a tile's shape when its short side is this share of its long side (a tile
+#: is 3:4 seen square on; perspective and a loose box move it about)...
+JOINT_SHAPE = (0.55, 0.9)
+#: ...and it covers little more than its two halves (they touch rather than lie apart).
+JOINT_SLACK = 1.5
+
+
+def _joint_box(a: np.ndarray, b: np.ndarray, centre_a: np.ndarray, centre_b: np.ndarray) -> np.ndarray | None:
+    """The one box around two boxes that touch, in portrait order, when it has a tile's shape;
+    else None."""
+    size_a = max(np.linalg.norm(a[1] - a[0]), np.linalg.norm(a[3] - a[0]))
+    size_b = max(np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[3] - b[0]))
+    if np.linalg.norm(centre_a - centre_b) > 1.2 * max(size_a, size_b):
+        return None
+    (cx, cy), (width, height), angle = cv2.minAreaRect(np.concatenate([a, b]).astype(np.float32))
+    short, long = sorted((width, height))
+    if long <= 0 or not JOINT_SHAPE[0] <= short / long <= JOINT_SHAPE[1]:
+        return None
+    if width * height > JOINT_SLACK * (cv2.contourArea(a) + cv2.contourArea(b)):
+        return None
+    return portrait_order(cv2.boxPoints(((cx, cy), (width, height), angle)))
