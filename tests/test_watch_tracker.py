@@ -128,6 +128,22 @@ def test_a_pause_mid_turn_amends_the_turn_and_the_next_players_hand_does_not(sca
     assert film.tracker.turns == 2 and film.tracker.next_player == "Cy"
 
 
+def test_an_arm_that_reaches_along_another_edge_still_comes_from_its_own(scanner, view):
+    # Bob, at the right, lays o1 o2, pauses, and goes on with his hand reaching the bottom left
+    # corner: at full reach his arm lies along the bottom edge. It came in and went out across
+    # the right edge, so the second part is still his turn going on.
+    halfway = {**START, 2: ("o1", "o2")}
+    film = Film(_tracker(scanner, first_player="Bob"), view)
+    film.still(START, 2.0)
+    film.hand(START, halfway, entry=RIGHT, target=(430.0, 60.0))
+    film.still(halfway, 2.0)
+    film.hand(halfway, PLAYED, entry=RIGHT, target=(40.0, 352.0), seconds=2.4)
+    film.still(PLAYED, 2.5)
+    turns = [e.to_json() for e in film.events if e.is_turn]
+    assert [(t["number"], t["player"], t.get("amends"), t["hand_side"]) for t in turns] == [
+        (1, "Bob", None, "right"), (1, "Bob", 1, "right")]
+
+
 def test_an_amend_that_cannot_be_judged_leaves_the_first_part_standing(scanner, view, monkeypatch):
     # Ann opens with r11 r12 r13, pauses, then adds o1 o2 o3; the second reading cannot be judged
     # (a reading no box holds: the referee's ImpossibleStateError, forced here because a video

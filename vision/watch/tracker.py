@@ -78,10 +78,10 @@ UNCHANGED_DIFFERENCE = 0.04
 #: the reader refuses what is no tile).
 SECOND_LOOK_SCORE = 0.05
 
-#: The side an arm came in from: over the moving frames since the table settled, the edge of
-#: the picture with the most pixels unlike the settled table along it (the arm lies across its
-#: player's edge in every frame it is in; fingers that reach near another edge, a frame or
-#: two), when that is at least this many thumbnail pixels...
+#: The side an arm came in from: over the moving frames since the table settled (those of the
+#: arm coming in and going out first, see TurnTracker._hand_side), the edge of the picture with
+#: the most pixels unlike the settled table along it (the arm lies across its player's edge in
+#: every frame it is in), when that is at least this many thumbnail pixels...
 MIN_EDGE_PIXELS = 20
 #: ...and this many times the next edge's (else the side is unknown, and nothing is amended).
 EDGE_MARGIN = 2.0
@@ -230,7 +230,8 @@ class TurnTracker:
         self._turn_started: float | None = None
         self._first_hand: float | None = None
         self._restore_to: Table | None = None
-        self._edges = np.zeros(len(SIDES))  # pixels unlike the settled table along each edge, moving frames
+        #: per moving frame since the table settled: pixels unlike it along each edge, and in all
+        self._edge_frames: list[tuple[tuple[int, ...], int]] = []
         self._last_turn: _LastTurn | None = None  # the turn a change by the same hand amends
         self._sides: dict[str, Counter[int]] = {}  # the edges each player's own (un-amended) turns came from
 
@@ -310,7 +311,7 @@ class TurnTracker:
 
     def _moving(self, motion: FrameMotion, time: float) -> list[WatchEvent]:
         if not motion.camera:
-            self._edges += motion.edges
+            self._edge_frames.append((tuple(motion.edges), motion.changed))
         if self.state == SETTLING and self.window.scans:
             # A shake, a flicker or a hand passing: the scans so far stay, unless the table
             # turns out changed when it is still again (see _resume).
@@ -490,18 +491,26 @@ class TurnTracker:
     def _hand_side(self) -> int | None:
         """The edge (index into :data:`.motion.SIDES`) the hands of this disturbance came in
         from, or None when no edge clearly stands out (an arm that never crossed the edge, two
-        players reaching at once)."""
-        order = np.argsort(-self._edges)
-        best, second = self._edges[order[0]], self._edges[order[1]]
-        if best < MIN_EDGE_PIXELS or best < EDGE_MARGIN * second:
+        players reaching at once).
+
+        An arm comes in across its own edge before its hand gets anywhere, and goes back out
+        the same way; at full reach its hand may lie along another edge (a set near the
+        bottom of the picture reached from the right). So the frames in which less than half
+        of the most the arm ever covered was in view, coming in and going out, decide first;
+        where they do not, all the moving frames do.
+        """
+        if not self._edge_frames:
             return None
-        return int(order[0])
+        peak = max(changed for _, changed in self._edge_frames)
+        coming_or_going = [edges for edges, changed in self._edge_frames if changed < peak / 2]
+        side = _clear_side(np.sum(coming_or_going, axis=0)) if coming_or_going else None
+        return side if side is not None else _clear_side(np.sum([e for e, _ in self._edge_frames], axis=0))
 
     def _settle_unchanged(self, time: float, reading: Reading, *, first: bool = False, restored: bool = False,
                           changed: bool = False, keep_reading: bool = True) -> list[WatchEvent]:
         if not changed and self._last_turn is not None and self._hand_side() not in (None, self._last_turn.side):
             self._last_turn = None  # another player's hand came and went: the turn before stands
-        self._edges[:] = 0  # the hands seen from here on are the next change's
+        self._edge_frames = []  # the hands seen from here on are the next change's
         self.state = STEADY
         self.window.clear()
         self._hidden_reported = False
@@ -602,6 +611,15 @@ class TurnTracker:
         scale = self.gauge.scale
         tile_width = (width if width else 1280 / 25) * scale
         return self.settings.change_share * tile_width * tile_width * 4 / 3
+
+
+def _clear_side(edges: np.ndarray) -> int | None:
+    """The edge with the most pixels, when it has enough and clearly more than the next."""
+    order = np.argsort(-edges)
+    best, second = edges[order[0]], edges[order[1]]
+    if best < MIN_EDGE_PIXELS or best < EDGE_MARGIN * second:
+        return None
+    return int(order[0])
 
 
 def _table_of(reading: Reading, edition: str) -> Table:
