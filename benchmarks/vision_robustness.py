@@ -460,7 +460,7 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=None, help="real photos per variant (spread over sessions)")
     parser.add_argument("--scenes", type=int, default=40, help="generated scenes per print (0: none)")
     parser.add_argument("--variants", default=",".join(VARIANTS),
-                        help=f"comma-separated, of: {', '.join(VARIANTS)}")
+                        help=f"comma-separated, of: {', '.join(VARIANTS)}".replace("%", "%%"))  # argparse formats %
     parser.add_argument("--real", type=Path, default=default_real_photos(),
                         help="the shared labelled photos (default: $RUMMI_REAL_PHOTOS, else "
                              "../shared/datasets/rummikub-photos beside the checkout)")
