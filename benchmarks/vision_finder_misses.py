@@ -104,7 +104,7 @@ def main() -> int:
     args = parser.parse_args()
     scanner = Scanner.load(threads=1)
     finder = scanner.finder
-    look = getattr(finder, "find_once", finder.find) if args.single_look else finder.find
+    look = finder.find_once if args.single_look else finder.find
     cases = real_cases(args.real, args.manifest, args.limit)
     print("| variant | tiles | missed | false finds | found: short side p10 / p50 / p90 (finder px) "
           "| missed: short side p10 / p50 / p90 | missed cut by the frame |")
