@@ -9,14 +9,19 @@ on the held-out real photos and matches its boxes to the labelled tiles (centre 
 outline, as the scoring does). Per variant it prints, for the tiles found and the tiles missed,
 the tile's short side in finder pixels (percentiles) and the share of missed tiles that the
 photo's edge cuts; and the recall of the finder in bands of tile size, so a cause (tiles too
-small at 320, too large, cut at the edge) shows as figures. ``--draw`` writes one picture a
+small at 320, too large, cut at the edge) shows as figures. ``--timing`` adds, per variant, how
+many photos got a second look (finer, coarser) and the finder's median time with the second
+look and with the whole-photo look alone (``find`` and ``find_once``, alternated per photo so
+both see the same load). ``--draw`` writes one picture a
 photo with misses: found boxes green, missed outlines red, false finds blue.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -92,6 +97,33 @@ def summarise(name: str, rows: list[tuple[float, bool, bool]], false_finds: int,
     print(f"|  recall by short side (finder px) | {'; '.join(bands)} |||||||")
 
 
+def timing(finder, images: list[np.ndarray]) -> str:
+    """Photos that got a finer / coarser second look, and the finder's median milliseconds
+    with them and with the whole-photo look alone (alternated per photo, same load)."""
+    zooms: list[float] = []
+    real_look = finder.look
+
+    def counting_look(image_bgr: np.ndarray, zoom: float = 1.0):
+        zooms.append(zoom)
+        return real_look(image_bgr, zoom)
+    finer = coarser = 0
+    twice, once = [], []
+    for image in images:
+        zooms.clear()
+        finder.look = counting_look
+        started = time.perf_counter()
+        finder.find(image)
+        twice.append((time.perf_counter() - started) * 1000)
+        finder.look = real_look
+        finer += len(zooms) > 2 or (len(zooms) == 2 and zooms[1] == 1.0)
+        coarser += any(z < 1.0 for z in zooms)
+        started = time.perf_counter()
+        finder.find_once(image)
+        once.append((time.perf_counter() - started) * 1000)
+    return (f"finer look {finer}/{len(images)} photos, coarser {coarser}/{len(images)}; finder median "
+            f"{statistics.median(twice):.1f} ms with the second look, {statistics.median(once):.1f} ms without")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", default="original,tilt-30,tilt-50-side-tele,crop-half,crop-third-off-centre")
@@ -99,6 +131,8 @@ def main() -> int:
     parser.add_argument("--real", type=Path, default=default_real_photos())
     parser.add_argument("--manifest", type=Path, default=MANIFEST)
     parser.add_argument("--draw", type=Path, default=None, help="folder for pictures of photos with misses")
+    parser.add_argument("--timing", action="store_true",
+                        help="also count second looks and time the finder with and without them")
     parser.add_argument("--single-look", action="store_true",
                         help="the finder's whole-photo look only (no second look), to compare")
     args = parser.parse_args()
@@ -119,6 +153,8 @@ def main() -> int:
             if args.draw and (not all(r[1] for r in figures["tiles"]) or figures["false"]):
                 draw(changed, figures, args.draw / name / f"{changed.name}.jpg")
         summarise(name, rows, false_finds, len(cases))
+        if args.timing:
+            print(f"|  second looks, time | {timing(finder, [VARIANTS[name](case).image for case in cases])} |||||||")
     return 0
 
 
