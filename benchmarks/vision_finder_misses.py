@@ -12,7 +12,8 @@ photo's edge cuts; and the recall of the finder in bands of tile size, so a caus
 small at 320, too large, cut at the edge) shows as figures. ``--timing`` adds, per variant, how
 many photos got a second look (finer, coarser) and the finder's median time with the second
 look and with the whole-photo look alone (``find`` and ``find_once``, alternated per photo so
-both see the same load). ``--draw`` writes one picture a
+both see the same load). ``--trained`` prints instead the sizes of the tiles the finder was
+taught on (its training labels), the figures behind ``tile_px`` in the finder's model.json. ``--draw`` writes one picture a
 photo with misses: found boxes green, missed outlines red, false finds blue.
 """
 
@@ -124,6 +125,29 @@ def timing(finder, images: list[np.ndarray]) -> str:
             f"{statistics.median(twice):.1f} ms with the second look, {statistics.median(once):.1f} ms without")
 
 
+def trained_sizes(folders: list[tuple[Path, int | None]], size: int) -> str:
+    """Percentiles of the short side, in ``size`` input pixels, of the tiles in YOLO OBB dataset
+    folders (``labels/train/*.txt`` of normalised corners, the image beside in ``images/train``),
+    each with at most so many images (None: all)."""
+    from PIL import Image
+
+    sides = []
+    for folder, limit in folders:
+        for label in sorted((folder / "labels" / "train").glob("*.txt"))[:limit]:
+            images = list((folder / "images" / "train").glob(label.stem + ".*"))
+            if not images:
+                continue
+            width, height = Image.open(images[0]).size
+            scale = size / max(width, height)
+            for line in label.read_text().splitlines():
+                corners = np.array(line.split()[1:], float).reshape(-1, 2) * [width, height]
+                sides.append(short_side(corners) * scale)
+    values = np.percentile(sides, [1, 5, 50, 95, 99, 100])
+    return (f"{len(sides)} training tiles, short side in the {size} px input: p1 {values[0]:.1f}, "
+            f"p5 {values[1]:.1f}, median {values[2]:.1f}, p95 {values[3]:.1f}, p99 {values[4]:.1f}, "
+            f"largest {values[5]:.1f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", default="original,tilt-30,tilt-50-side-tele,crop-half,crop-third-off-centre")
@@ -135,7 +159,20 @@ def main() -> int:
                         help="also count second looks and time the finder with and without them")
     parser.add_argument("--single-look", action="store_true",
                         help="the finder's whole-photo look only (no second look), to compare")
+    parser.add_argument("--trained", type=Path, nargs="*", default=None,
+                        help="OBB dataset folders the finder was trained on (e.g. data/real/obb data/synth/obb): "
+                             "print their tiles' sizes and stop")
+    parser.add_argument("--per-folder", type=int, default=1000,
+                        help="with --trained: at most this many images of each folder after the first "
+                             "(the finder's recipe took 1,000 generated scenes)")
     args = parser.parse_args()
+    if args.trained is not None:
+        given = args.trained or [ROOT / "data" / "real" / "obb", ROOT / "data" / "synth" / "obb"]
+        folders = [(folder, None if i == 0 else args.per_folder) for i, folder in enumerate(given)]
+        for folder in folders:
+            print(f"{folder[0]}: {trained_sizes([folder], 320)}")
+        print(f"together: {trained_sizes(folders, 320)}")
+        return 0
     scanner = Scanner.load(threads=1)
     finder = scanner.finder
     look = finder.find_once if args.single_look else finder.find
