@@ -32,11 +32,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from vision_robustness import MANIFEST, VARIANTS, Case, real_cases  # noqa: E402
-
 from rummi.datasets.real import default_real_photos  # noqa: E402
 from rummi.vision.evaluation import match_indices  # noqa: E402
 from rummi.vision.scanner import Scanner  # noqa: E402
+from vision_robustness import MANIFEST, VARIANTS, Case, real_cases  # noqa: E402
 
 #: Bands of a tile's short side in finder pixels for the recall table.
 BANDS = (0, 8, 10, 12, 14, 16, 20, 25, 35, 50, 80, 1000)
