@@ -23,6 +23,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -33,7 +34,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from rummi.datasets.real import default_real_photos  # noqa: E402
+from rummi.vision.detections import TileDetections  # noqa: E402
 from rummi.vision.evaluation import match_indices  # noqa: E402
+from rummi.vision.finder import TileFinder  # noqa: E402
 from rummi.vision.scanner import Scanner  # noqa: E402
 from vision_robustness import MANIFEST, VARIANTS, Case, real_cases  # noqa: E402
 
@@ -51,7 +54,7 @@ def cut_by_frame(outline: np.ndarray, width: int, height: int) -> bool:
     return bool(low[0] < 0 or low[1] < 0 or high[0] > width or high[1] > height)
 
 
-def looked(scanner: Scanner, case: Case, look) -> dict:
+def looked(scanner: Scanner, case: Case, look: Callable[[np.ndarray], TileDetections]) -> dict:
     """Finder-only figures of one photo: per counted tile its size (finder px), found or not."""
     h, w = case.image.shape[:2]
     scale = scanner.finder.size / max(h, w)
@@ -97,7 +100,7 @@ def summarise(name: str, rows: list[tuple[float, bool, bool]], false_finds: int,
     print(f"|  recall by short side (finder px) | {'; '.join(bands)} |||||||")
 
 
-def timing(finder, images: list[np.ndarray]) -> str:
+def timing(finder: TileFinder, images: list[np.ndarray]) -> str:
     """Photos that got a finer / coarser second look, and the finder's median milliseconds
     with them and with the whole-photo look alone (alternated per photo, same load)."""
     zooms: list[float] = []
