@@ -121,14 +121,12 @@ class TileFinder:
                 scores = np.concatenate([s for _, s in looks])
                 keep = merge_boxes(rects, scores, self.confidence_threshold, self.overlap_threshold)
                 rects, scores = rects[keep], scores[keep]
-        keep = np.arange(len(scores))
-        if not len(keep):
+        if not len(scores):
             return TileDetections.empty()
-        corners = np.stack([cv2.boxPoints(((r[0], r[1]), (r[2], r[3]), r[4])) for r in rects[keep]])
-        corners = corners.astype(np.float32)
+        corners = np.stack([cv2.boxPoints(((r[0], r[1]), (r[2], r[3]), r[4])) for r in rects]).astype(np.float32)
         if self.refine_angles:
             corners = np.stack([refine_angle(image_bgr, c) for c in corners])
-        return TileDetections.from_corners(np.stack([portrait_order(c) for c in corners]), scores[keep])
+        return TileDetections.from_corners(np.stack([portrait_order(c) for c in corners]), scores)
 
     def find_once(self, image_bgr: np.ndarray) -> TileDetections:
         """The whole-photo look alone, as the finder worked before it looked twice (to compare)."""
