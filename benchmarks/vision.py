@@ -78,10 +78,14 @@ def main() -> int:
     parser.add_argument("--real", type=Path, default=default_real_photos(),
                         help="the shared labelled photos (default: $RUMMI_REAL_PHOTOS, else "
                              "../shared/datasets/rummikub-photos beside the checkout)")
+    parser.add_argument("--single-look", action="store_true",
+                        help="the finder's whole-photo look only, never a second look (to compare)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     load = os.getloadavg()[0]
     scanner = Scanner.load(threads=args.threads or None)
+    if args.single_look:
+        scanner.finder.tile_px = None
     print(f"load average {load:.1f}; onnxruntime threads per model: {args.threads or 'onnxruntime default'}")
     image = load_image(args.photo)
     if image.shape[0] > image.shape[1]:  # the sample with most tiles is portrait: turn it to 1000x750

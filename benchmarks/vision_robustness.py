@@ -460,7 +460,7 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=None, help="real photos per variant (spread over sessions)")
     parser.add_argument("--scenes", type=int, default=40, help="generated scenes per print (0: none)")
     parser.add_argument("--variants", default=",".join(VARIANTS),
-                        help=f"comma-separated, of: {', '.join(VARIANTS)}")
+                        help=f"comma-separated, of: {', '.join(VARIANTS)}".replace("%", "%%"))  # argparse formats %
     parser.add_argument("--real", type=Path, default=default_real_photos(),
                         help="the shared labelled photos (default: $RUMMI_REAL_PHOTOS, else "
                              "../shared/datasets/rummikub-photos beside the checkout)")
@@ -469,6 +469,9 @@ def main() -> int:
     parser.add_argument("--causes", action="store_true",
                         help="also print missed / false finds / misreads per variant")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
+    parser.add_argument("--single-look", action="store_true",
+                        help="the finder's whole-photo look only, never a finer or coarser second look "
+                             "(the finder before issue 15's second look, to compare)")
     args = parser.parse_args()
     chosen = [v.strip() for v in args.variants.split(",") if v.strip()]
     unknown = [v for v in chosen if v not in VARIANTS]
@@ -480,6 +483,8 @@ def main() -> int:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, load average {load:.1f}, "
           f"Python {platform.python_version()}", file=sys.stderr)
     scanner = Scanner.load(threads=args.threads or None)
+    if args.single_look:
+        scanner.finder.tile_px = None
     cases = real_cases(args.real, args.manifest, args.limit)
     print(f"{len(cases)} held-out real photos, {sum(int(c.counted.sum()) for c in cases)} tiles; "
           f"{args.scenes} generated scenes per print", file=sys.stderr)

@@ -65,3 +65,22 @@ def portrait_order(corners: np.ndarray) -> np.ndarray:
         if best_score is None or score > best_score:
             best, best_score = candidate, score
     return best.astype(np.float32)
+
+
+def overlapping_windows(width: int, height: int, side: int, overlap: int) -> list[tuple[int, int, int, int]]:
+    """Square windows ``(x0, y0, x1, y1)`` of ``side`` pixels (at most the photo's own sides)
+    that cover a ``width x height`` photo, neighbours sharing at least ``overlap`` pixels.
+
+    A finer look at a photo runs the finder on each window (as supervision's InferenceSlicer
+    and SAHI slice); a tile no wider than the overlap lies wholly inside some window, so a box
+    cut by a window's inner edge can be dropped and the tile is still found whole elsewhere.
+    """
+    def starts(length: int, window: int) -> list[int]:
+        if window >= length:
+            return [0]
+        step = max(1, window - overlap)
+        count = int(np.ceil((length - window) / step)) + 1
+        return sorted({int(round(v)) for v in np.linspace(0, length - window, count)})
+
+    w_side, h_side = min(side, width), min(side, height)
+    return [(x, y, x + w_side, y + h_side) for y in starts(height, h_side) for x in starts(width, w_side)]
