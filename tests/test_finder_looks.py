@@ -109,9 +109,9 @@ def counted_runs(finder: TileFinder, monkeypatch: pytest.MonkeyPatch) -> list[fl
     runs: list[float] = []
     real_look = finder.look
 
-    def look(image_bgr: np.ndarray, zoom: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    def look(image_bgr: np.ndarray, zoom: float = 1.0, floor: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         runs.append(zoom)
-        return real_look(image_bgr, zoom)
+        return real_look(image_bgr, zoom, floor)
     monkeypatch.setattr(finder, "look", look)
     return runs
 
