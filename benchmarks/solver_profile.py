@@ -90,6 +90,7 @@ PARTS = [
     (fates, "restore", "fates: restore an answer"),
     (fates, "solve", "fates: rest"),
     (solver_package, "judge_turn", "referee judge_turn"),
+    (solver_package, "read_joker_fates", "referee: joker question alone (read_joker_fates)"),
     (solver_package, "solve_turn", "integer program (HiGHS)"),
     (solver_package, "explain", "explanation"),
     (solver_package, "Position", "Position (reading the turn)"),

@@ -271,6 +271,16 @@ def _grown_host(
     return None
 
 
+@dataclass(frozen=True)
+class _Pools:
+    """Per family of landing sets: the tiles that may replace a freed joker (what the landing
+    sets do not use), and the played and table tiles left for the record of a replacement."""
+
+    spare: Counter[Tile]
+    rack_left: Counter[Tile]
+    table_left: Counter[Tile]
+
+
 @dataclass
 class _Attempt:
     ok: bool
@@ -306,11 +316,17 @@ def _kindest(
         else iter([()])
     )
     best: _Attempt | None = None
+    table_left = after_num - played_num  # once per turn, not per attempt: the judge's hot loop
     for family in families:
         landed = Counter(t for a in family for t in new[a] if not t.is_joker)
         if landed - played_num:
             continue
         landing_jokers = Counter(t for a in family for t in new[a] if t.is_joker)
+        pools = _Pools(
+            spare=(after_num if rule.replacement_from_table else played_num) - landed,
+            rack_left=played_num - landed,
+            table_left=table_left,
+        )
         slot_sets = [a for a in joker_sets if a not in family]
         options = [_slot_options(new[a], verdict_of(new[a])) for a in slot_sets]
         for choice in itertools.product(*options):
@@ -318,7 +334,7 @@ def _kindest(
             for kept_count in range(len(loose), -1, -1):
                 for kept_ids in itertools.combinations(range(len(loose)), kept_count):
                     attempt = _try(
-                        loose, kept_ids, slots, family, landing_jokers, landed, rule, may_take,
+                        loose, kept_ids, slots, family, landing_jokers, pools, rule, may_take,
                         played_num, after_num, new, joker_sets, jokers_gone,
                     )
                     if attempt is None:
@@ -355,7 +371,7 @@ def _try(
     slots: list[tuple[SetKind, Tile, int, Tile]],
     family: tuple[int, ...],
     landing_jokers: Counter[Tile],
-    landed: Counter[Tile],
+    pools: _Pools,
     rule: JokerRules,
     may_take: bool,
     played_num: Counter[Tile],
@@ -385,7 +401,7 @@ def _try(
             )
         )
     # replacements: from what the new sets of freed jokers do not use
-    spare = (after_num if rule.replacement_from_table else played_num) - landed
+    spare = pools.spare
     needy = [j for j in freed if j.needs_all or not rule.free_by_rearranging]
     picks = _replacements(needy, spare)
     if picks is None:
@@ -420,7 +436,7 @@ def _try(
         if home is not None:
             room[home][j.joker] -= 1
         own = sum(1 for t in new[home] if not t.is_joker) if home is not None else 0
-        by = picks.get(id(j), ()) or _seen_replacement(j, played_num - landed, after_num - played_num)
+        by = picks.get(id(j), ()) or _seen_replacement(j, pools.rack_left, pools.table_left)
         fates.append(
             JokerFate(
                 j.before_set, j.joker, kept=False, after_set=home, replaced_by=by,

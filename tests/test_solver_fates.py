@@ -41,6 +41,9 @@ CASES = [
     ("czech_piatnik: mid-game, table joker", 0),
     # two jokers freed, the relaxed play rejected: split by the new sets both land in
     ("default: late-game, 2 table jokers", 19),
+    # a kept joker's tile would be a fourth of a kind in the XP box (the kernel holds three):
+    # that fate is walked as a free joker, a bound, instead of sending the position to HiGHS
+    ("default: xp 90 + 24, 2 + 2 jokers", 23),
 ]
 
 
@@ -113,3 +116,50 @@ def test_two_freed_jokers_are_split_by_their_new_sets(
     _no_integer_program(monkeypatch)
     hint = solve(parse_sets(table), parse_tiles(rack), opened=True, rules="pressman_us_2009")
     assert _score(hint) == best
+
+
+def test_a_floor_prunes_what_cannot_beat_an_accepted_play() -> None:
+    """dp.solve_after_opening with a floor answers only a play that beats it (the fates pass
+    the best play the referee accepted), else proves there is none."""
+    from rummi.engine.solver import dp
+
+    kind = PRESET_CLASSES["default: mid-game, table joker"]
+    p = deal(kind, 0)
+    pos = fates.jokers_free(Position(p.table, p.rack, p.edition, RuleView.of(get_rules(kind.preset))))
+    for objective in Objective:
+        best = dp.solve_after_opening(pos, objective)
+        assert best is not None and best.tiles > 0
+        mark = fates.score(best, objective)
+        with pytest.raises(dp.BelowFloor):
+            dp.solve_after_opening(pos, objective, floor=mark)  # nothing beats the best itself
+        for lower in ((mark[0], mark[1], mark[2] - 1), (mark[0], mark[1] - 1, mark[2]), (mark[0] - 1, 0, 0)):
+            again = dp.solve_after_opening(pos, objective, floor=lower)
+            assert again is not None and fates.score(again, objective) == mark
+
+
+def test_the_joker_question_alone_agrees_with_the_whole_judge() -> None:
+    """The fates route asks only the referee's joker question (and set validity) of its own
+    plays: on every play it judges in these positions, the verdict is judge_turn's."""
+    from rummi.engine.referee.judge import judge_turn
+
+    asked: list[bool] = []
+    for name, seed in CASES[:6]:
+        kind = PRESET_CLASSES[name]
+        p = deal(kind, seed)
+        rules = get_rules(kind.preset, edition=kind.edition)
+        pos = Position(p.table, p.rack, p.edition, RuleView.of(rules))
+        quick = solver._joker_judge(pos, rules)
+
+        def both(answer, pos=pos, rules=rules, quick=quick) -> bool:
+            whole = judge_turn(
+                pos.table_sets_in, answer.table, opened=True, rack=pos.rack_in, rules=rules, edition=pos.edition
+            )
+            asked.append(whole.legal)
+            assert quick(answer) == whole.legal
+            return whole.legal
+
+        for objective in Objective:
+            relaxed = solver.dp.solve_after_opening(fates.jokers_free(pos), objective)
+            both(relaxed)
+            fates.solve(pos, objective, both, upper=relaxed)
+    assert False in asked and True in asked  # both verdicts were met

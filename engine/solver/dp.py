@@ -154,12 +154,24 @@ class NoWholeRack(_Unsupported):
     there, so the integer program answers; :mod:`engine.solver.fates` uses the proof)."""
 
 
-def solve_after_opening(pos: Position, objective: Objective, *, tell_whole_rack: bool = False) -> TurnAnswer | None:
+class BelowFloor(Exception):
+    """Proven that no play of the position beats the ``floor`` it was given."""
+
+
+#: (primary, secondary, old sets kept): a play to beat, in the criteria of :func:`fates.score`
+Floor = tuple[int, int, int]
+
+
+def solve_after_opening(
+    pos: Position, objective: Objective, *, tell_whole_rack: bool = False, floor: Floor | None = None
+) -> TurnAnswer | None:
     """Best play after the opening, or ``None`` if the position is outside what fits the
     compiled state (then the caller uses the integer program). ``tell_whole_rack``: raise
-    :class:`NoWholeRack` instead of ``None`` when that is the reason."""
+    :class:`NoWholeRack` instead of ``None`` when that is the reason. ``floor``: only a play
+    scoring more than it is asked for (the walks prune on it), else :class:`BelowFloor`;
+    :mod:`engine.solver.fates` passes the best play the referee has accepted so far."""
     try:
-        return _solve(pos, objective)
+        return _solve(pos, objective, floor)
     except NoWholeRack:
         if tell_whole_rack:
             raise
@@ -168,12 +180,14 @@ def solve_after_opening(pos: Position, objective: Objective, *, tell_whole_rack:
         return None
 
 
-def _solve(pos: Position, objective: Objective) -> TurnAnswer:
+def _solve(pos: Position, objective: Objective, floor: Floor | None = None) -> TurnAnswer:
     walks = _Walks(pos, objective)
     if _is_big(pos):
+        if floor is not None and walks.main_left[0] < walks.pack(floor[0], floor[1]):
+            raise BelowFloor  # even the whole rack falls short
         choices = _whole_rack_on_big_table(walks)
     else:
-        choices = _two_phases(walks)
+        choices = _two_phases(walks, floor)
     return _lay_out(pos, choices, walks.old, walks.values)
 
 
@@ -250,6 +264,10 @@ class _Walks:
         by_number = np.append(self.rack_count.sum(axis=1) * per_tile, 0)
         return np.cumsum(by_number[::-1])[::-1] + self.rack_jokers * per_joker
 
+    def pack(self, primary: int, secondary: int) -> int:
+        """(primary, secondary) as the "main" part of a score (score // main_unit)."""
+        return (primary * self.weights.primary_unit + secondary * self.main_unit) // self.main_unit
+
     def primary(self, floor: int) -> tuple[int, int]:
         """A walk without keep choices, primary criterion at least ``floor``."""
         return self._walk(self.weights.primary_unit, self.primary_left, floor, self.no_kept, keep=False)
@@ -312,7 +330,7 @@ class _Walks:
         return best, int(score)
 
 
-def _two_phases(walks: _Walks) -> list[int]:
+def _two_phases(walks: _Walks, beat: Floor | None = None) -> list[int]:
     """The best play, exactly: first (primary, secondary) with no set kept, asking for every
     rack tile played, then one tile (or point) less, then no floor at all (each walk prunes
     what cannot reach its floor, the last finds the best outright); then, at that level, the
@@ -326,19 +344,35 @@ def _two_phases(walks: _Walks) -> list[int]:
     92k -> 70k, mid-game by value (where the steps widened 1, 3, 7, ...) 133k -> 70k, jokers to
     place 54k -> 56k."""
     top = int(walks.primary_left[0])
+    least = 0 if beat is None else max(beat[0], 0)  # ``beat``: a play only counts above it
+    if top < least:
+        raise BelowFloor
     best = score = -1
-    for floor in (top, top - 1, 0):
-        best, score = walks.primary(max(floor, 0))
+    for floor in sorted({f for f in (top, top - 1, least) if f >= least}, reverse=True):
+        best, score = walks.primary(floor)
         if best >= 0:
             break
     if best < 0:
+        if beat is not None:
+            raise BelowFloor
         raise _Unsupported  # cannot happen for a valid table; the integer program will tell
     main = score // walks.main_unit
     sets = len(walks.old)
-    for lost in _widening(sets, first=2):
-        best, score = walks.main(main, sets - lost)
+    fewest = 0
+    if beat is not None:
+        need = walks.pack(beat[0], beat[1])
+        if main < need:
+            raise BelowFloor
+        if main == need:
+            fewest = beat[2] + 1  # as good otherwise: it must keep more old sets whole
+            if fewest > sets:
+                raise BelowFloor
+    for kept in sorted({max(sets - lost, fewest) for lost in _widening(sets, first=2)}, reverse=True):
+        best, score = walks.main(main, kept)
         if best >= 0:
             break
+    if best < 0:
+        raise BelowFloor  # only where ``fewest`` asked for more than any play keeps
     return walks.path(best)
 
 

@@ -54,6 +54,10 @@ class Fate:
     replaced_by: tuple[int, ...] = ()
     #: kept: the kind of set it stands in (a joker keeps its place only in a set of its old kind)
     kind: SetKind | None = None
+    #: a kept fate the programme cannot hold (its tile would be a fourth of a kind in a box of
+    #: three), walked as a free table joker whose old set may still stay whole: a relaxation
+    #: that bounds the kept fates it stands for, so its answer counts only once judged legal
+    bound: bool = False
 
 
 def applies(pos: Position, opened: bool) -> bool:
@@ -113,43 +117,75 @@ def solve(
     no_whole_rack = False
     order = itertools.count()  # ties in the queue go to the combination offered first
 
+    walked: set[tuple[Fate, ...]] = set()
+    verdicts: dict[int, bool] = {}  # the referee's, per queue entry: each answer judged once
+    accepted: TurnAnswer | None = None  # the best answer the referee accepted so far
+
+    def judged(entry: tuple) -> bool:
+        if entry[1] not in verdicts:
+            verdicts[entry[1]] = legal(entry[2])
+        return verdicts[entry[1]]
+
+    def floor_of(combo: tuple[Fate, ...], landing: Landing | None) -> dp.Floor | None:
+        """What the programme's answer for this combination must beat: the accepted answer,
+        less the tiles the combination plays itself (replacements, landing sets)."""
+        if accepted is None:
+            return None
+        extra = [pos.tile(i) for f in combo for i in f.replaced_by] + [t for _, tiles in landing or () for t in tiles]
+        first, second, kept = score(accepted, objective)
+        tiles, value = len(extra), played_value(pos, extra)
+        own = (tiles, value) if objective is Objective.TILES else (value, tiles)
+        return first - own[0], second - own[1], kept
+
     def offer(combo: tuple[Fate, ...], landing: Landing | None) -> bool:
         """Solve one combination into the queue; False if the programme cannot."""
         nonlocal no_whole_rack
         settled = settle(pos, combo, landing)
+        if settled is not None and not dp.applies(settled, True) and landing is None:
+            # a kept joker's tile the kernel cannot hold: walk the combination's relaxation
+            combo = _bounded(settled, combo)
+            if combo in walked:
+                return True  # that relaxation is in the queue already
+            settled = settle(pos, combo, landing)
+        walked.add(combo)
         if settled is None or not dp.applies(settled, True):
             return False
         try:
-            found = dp.solve_after_opening(settled, objective, tell_whole_rack=True)
+            found = dp.solve_after_opening(settled, objective, tell_whole_rack=True, floor=floor_of(combo, landing))
         except dp.NoWholeRack:
             no_whole_rack = True
             return True
+        except dp.BelowFloor:
+            return True  # it cannot beat the answer already accepted
         if found is None:
             return False
         answer = restore(pos, settled, combo, found, landing)
         heapq.heappush(queue, (_negated(score(answer, objective)), next(order), answer, combo, landing is not None))
         return True
 
-    # kept fates first: the likelier best, so an early answer often reaches ``upper``
-    judged_head = None  # the queue's head last judged: each answer costs the referee once
+    # kept fates first: the likelier best, so an early answer often reaches ``upper``. Each new
+    # best is judged at once: accepted, the combinations after it are walked with it as their
+    # floor (the walks prune what cannot beat it, and most prove at once that nothing does)
     for combo in sorted(itertools.product(*per_joker), key=lambda c: sum(f.keep_as is None for f in c)):
         if Counter(i for f in combo for i in f.replaced_by) - rack:
             continue  # one rack tile cannot replace two jokers
         if not offer(combo, None):
             return None
-        best = queue and queue[0]
-        if best and top is not None and best[1] != judged_head and score(best[2], objective) >= top:
-            judged_head = best[1]
-            if legal(best[2]):
-                return best[2]
+        if queue and queue[0][1] not in verdicts and queue[0][2].tiles > 0 and judged(queue[0]):
+            accepted = queue[0][2]  # the best of the queue: better than any accepted before
+            if top is not None and score(accepted, objective) >= top:
+                return accepted
     while queue:
-        _, _, answer, combo, landed = heapq.heappop(queue)
+        entry = heapq.heappop(queue)
+        _, _, answer, combo, landed = entry
         if answer.tiles == 0:
             return answer  # not one tile fits, whatever becomes of the jokers
-        if legal(answer):
+        if judged(entry):
             if no_whole_rack and answer.tiles < len(pos.rack_in):
                 return None  # a combination without a whole-rack play might still beat it
             return answer
+        if any(f.bound for f in combo):
+            return None  # a relaxation's play the referee rejects: no split models it
         freed = [i for i, f in enumerate(combo) if f.keep_as is None]
         if landed or not 1 <= len(freed) <= 2 or not (pos.rules.freed_in_new_set or pos.rules.freed_min_own_tiles > 0):
             return None
@@ -163,9 +199,8 @@ def solve(
             if walks >= MAX_LANDING_WALKS or not offer(combo, landing):
                 return None
             head = queue[0] if queue else None
-            if head is not None and head[1] != judged_head and score(head[2], objective) >= parent:
-                judged_head = head[1]
-                if legal(head[2]):
+            if head is not None and head[1] not in verdicts and score(head[2], objective) >= parent:
+                if judged(head):
                     if no_whole_rack and head[2].tiles < len(pos.rack_in):
                         return None
                     return head[2]
@@ -201,6 +236,19 @@ def _landings_of(pos: Position, combo: tuple[Fate, ...], freed: list[int]) -> li
                 if len(out) > MAX_LANDINGS:
                     return None
     return out
+
+
+def _bounded(settled: Position, combo: tuple[Fate, ...]) -> tuple[Fate, ...]:
+    """``combo`` with its kept fates whose tiles the kernel cannot hold (more of a kind than it
+    counts, :func:`dp.applies`) relaxed to :attr:`Fate.bound`. Relaxing every kept group fate
+    whose tile would go past the box's copies is enough: only those raise the count."""
+    counts = [t + r for t, r in zip(settled.table_count, settled.rack_count)]
+    for index, in_run, _ in settled.kept_as:  # as dp's count: a tile kept in a run joins no group
+        counts[index] -= in_run
+    over = {f.keep_as for f in combo if f.keep_as is not None and counts[f.keep_as] > dp.kernel.MAX_COPIES}
+    return tuple(
+        Fate(f.joker, None, bound=True) if f.keep_as in over and f.kind is SetKind.GROUP else f for f in combo
+    )
 
 
 def _likeliest_first(found: list[Landing], answer: TurnAnswer, combo: tuple[Fate, ...]) -> list[Landing]:
@@ -271,6 +319,12 @@ def score(answer: TurnAnswer, objective: Objective) -> tuple[int, int, int]:
     return first, second, sum(answer.untouched)
 
 
+def jokers_free(pos: Position) -> Position:
+    """``pos`` under rules that let every table joker go anywhere (the relaxation the solver
+    tries first), without reading the turn again."""
+    return _free(pos, pos.table_jokers)
+
+
 def _free(pos: Position, jokers: list[TableJoker]) -> Position:
     """``pos`` with only ``jokers`` on the table as jokers, and these free to go anywhere."""
     settled = copy.copy(pos)
@@ -287,7 +341,7 @@ def settle(pos: Position, combo: tuple[Fate, ...], landing: Landing | None = Non
     ``landing``, the freed jokers land in new sets with those rack tiles (they and the jokers
     leave the position)."""
     landed_fates = {i for ids, _ in landing or () for i in ids}
-    freed = [f.joker for i, f in enumerate(combo) if f.keep_as is None and i not in landed_fates]
+    freed = [f.joker for i, f in enumerate(combo) if f.keep_as is None and i not in landed_fates]  # bound too
     settled = _free(pos, freed)
     table_count = list(pos.table_count)
     rack_count = list(pos.rack_count)
@@ -327,8 +381,11 @@ def settle(pos: Position, combo: tuple[Fate, ...], landing: Landing | None = Non
             elif i in landed_fates:
                 landed.add(place)  # in its new set already: not a joker the walks may place
         tiles = [t for i, t in enumerate(tiles) if i not in landed]
-        whole = all(f.keep_as is not None for _, f in fates)
-        sets.append(replace(s, tiles=tuple(tiles), counts=tuple(sorted(counts.items())), joker_keys=(), keepable=whole))
+        whole = all(f.keep_as is not None or f.bound for _, f in fates)
+        # the jokers a set kept whole still holds: only those of bound fates (the others stand
+        # as their tiles, or were freed, and then the set cannot stay whole)
+        keys = tuple(pos.joker_key(t) for t in tiles if t.is_joker) if whole else ()
+        sets.append(replace(s, tiles=tuple(tiles), counts=tuple(sorted(counts.items())), joker_keys=keys, keepable=whole))
     settled.sets = sets
     return settled
 
