@@ -163,3 +163,29 @@ def test_the_joker_question_alone_agrees_with_the_whole_judge() -> None:
             both(relaxed)
             fates.solve(pos, objective, both, upper=relaxed)
     assert False in asked and True in asked  # both verdicts were met
+
+
+def test_a_fast_play_the_whole_referee_rejects_is_never_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The relaxed play is asked only the joker question while the search runs; should the
+    # programme ever lay out a play that drops a table tile, the whole judge still sees it and
+    # the integer program answers. Simulated: the programme's plays lose the table's k1.
+    from dataclasses import replace
+
+    from rummi.engine.referee.judge import judge_turn
+    from rummi.engine.solver import dp
+
+    table, rack = parse_sets("r5 J r7 | k1 k2 k3 k4"), parse_tiles("k5 r6 b9")
+    honest = solve(table, rack, opened=True, rules="pressman_us_2009")
+    real = dp.solve_after_opening
+
+    def dropping_k1(pos, objective, **options):
+        answer = real(pos, objective, **options)
+        if answer is None or answer.tiles == 0:
+            return answer
+        lost = [[t for t in s if str(t) != "k1"] for s in answer.table]
+        return replace(answer, table=[s for s in lost if s])
+
+    monkeypatch.setattr(dp, "solve_after_opening", dropping_k1)
+    hint = solve(table, rack, opened=True, rules="pressman_us_2009")
+    assert judge_turn(table, hint.table, opened=True, rack=rack, rules="pressman_us_2009").legal
+    assert hint.tiles_played >= 1 and (hint.tiles_played, hint.value_played) == (honest.tiles_played, honest.value_played)

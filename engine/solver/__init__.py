@@ -164,7 +164,8 @@ def _best(
     """The fastest exact method that models this position: the opening search, the dynamic
     programme after the opening, or the integer program for everything else.
 
-    Also whether the answer was already judged legal by the referee. Where the preset's joker
+    Also whether the answer was already judged legal by the referee's whole judge (only a
+    proof that nothing fits needs none). Where the preset's joker
     rules keep the dynamic programme out, it still answers the same position with the table
     jokers free: every legal play is among those, so when the referee accepts its best play
     that play is the best legal one (the packed objective, tie-breaks included, can only be
@@ -183,13 +184,16 @@ def _best(
         answer = dp.solve_after_opening(relaxed, goal)
         if answer is not None and answer.tiles == 0:
             return answer, True  # nothing fits even with free jokers
+        # The search asks the joker question alone of each candidate; the play it settles on
+        # is then judged once more by the whole referee (``_judged``), so a defect in how the
+        # programme lays a play out is caught, not shown.
         judge = _joker_judge(pos, rules)
         if answer is not None and judge(answer):
-            return answer, True
+            return answer, False
         if answer is not None and fates.applies(pos, opened):
             settled = fates.solve(pos, goal, judge, upper=answer)
             if settled is not None:
-                return settled, True
+                return settled, False
     return solve_turn(pos, opened, goal), False
 
 

@@ -372,7 +372,9 @@ def _two_phases(walks: _Walks, beat: Floor | None = None) -> list[int]:
         if best >= 0:
             break
     if best < 0:
-        raise BelowFloor  # only where ``fewest`` asked for more than any play keeps
+        if beat is not None:
+            raise BelowFloor  # only where ``fewest`` asked for more than any play keeps
+        raise _Unsupported  # cannot happen for a valid table; the integer program will tell
     return walks.path(best)
 
 
