@@ -5,7 +5,8 @@ then most value, then most old sets left whole; or value first), in a few millis
 of tens to thousands, for the positions it covers:
 
 * the player has opened (openings have their own search, :mod:`engine.solver.opening`);
-* plain jokers only (no Expert coloured joker, no Twist special joker on the table);
+* plain jokers, or Expert's coloured ones (each walked as a wild tile of its colour, see
+  :mod:`engine.solver.dp_kernel`), never both; no Twist special joker on the table;
 * a joker on the table may be taken freely (``joker_free_by_rearranging``, no own tiles and no
   new set demanded for it: the rules of the benchmark and of several presets), or there is no
   joker on the table at all (under other rules :mod:`engine.solver.fates` settles each table
