@@ -218,3 +218,35 @@ def test_relaxed_tails_free_the_near_tiles_and_the_sets_begun_below() -> None:
         assert (rack[k][far] == walks.rack_count[far]).all()
         left = walks.main_left
         assert below[k] == left[0] - left[min(s + 2, walks.values)] + left[walks.values]
+
+
+@pytest.mark.parametrize("objective", [Objective.TILES, Objective.VALUE])
+def test_expert_coloured_jokers_agree_with_the_integer_program(objective: Objective) -> None:
+    """Expert: each coloured joker walked as a wild tile of its colour, on the table and rack."""
+    from benchmarks.positions import PRESET_CLASSES
+
+    for seed in range(10):
+        position = deal(PRESET_CLASSES["expert: mid-game, coloured jokers"], seed)
+        fast, slow = _both(position.table, position.rack, edition="expert", objective=objective)
+        assert _key(fast) == _key(slow), f"expert seed {seed} {objective}"
+
+
+@pytest.mark.parametrize(
+    "table,rack,tiles",
+    [
+        ("", "k5 b5 Jo", 3),  # a group takes a joker of a colour it lacks
+        ("", "k5 b5 Jk", 0),  # but not one of a colour it has
+        ("", "Jk Jb b5", 0),  # Jb cannot stand beside b5: no group, no run
+        ("", "k5 Jb Jo", 3),  # two jokers and one numbered tile make a group
+        ("", "k5 b5 Jo Jr r12 r13", 6),  # Jr in front of r12 r13, Jo in the group
+        ("k11 k12 k13", "Jk Jk", 2),  # both black jokers onto the black run
+        ("r5 r6 r7", "Jk", 0),
+        # r6 frees Jr (it goes on standing in a red place); Jo finds no orange place
+        ("r5 Jr r7 | k9 b9 o9", "r6 Jo", 1),
+    ],
+)
+def test_expert_named_cases(table: str, rack: str, tiles: int) -> None:
+    fast, slow = _both(parse_sets(table, edition="expert") if table else [], parse_tiles(rack, edition="expert"),
+                       edition="expert")
+    assert fast.tiles == tiles
+    assert _key(fast) == _key(slow)

@@ -5,7 +5,8 @@ then most value, then most old sets left whole; or value first), in a few millis
 of tens to thousands, for the positions it covers:
 
 * the player has opened (openings have their own search, :mod:`engine.solver.opening`);
-* plain jokers only (no Expert coloured joker, no Twist special joker on the table);
+* plain jokers, or Expert's coloured ones (each walked as a wild tile of its colour, see
+  :mod:`engine.solver.dp_kernel`), never both; no Twist special joker on the table;
 * a joker on the table may be taken freely (``joker_free_by_rearranging``, no own tiles and no
   new set demanded for it: the rules of the benchmark and of several presets), or there is no
   joker on the table at all (under other rules :mod:`engine.solver.fates` settles each table
@@ -95,7 +96,7 @@ def applies(pos: Position, opened: bool) -> bool:
         return False
     if any(s.locked for s in pos.sets):
         return False
-    if any(key != ANY for key in pos.joker_keys):
+    if not _wilds_fit(pos):
         return False
     free = rules.free_by_rearranging and rules.freed_min_own_tiles == 0 and not rules.freed_in_new_set
     if pos.table_jokers and not free:
@@ -103,6 +104,47 @@ def applies(pos: Position, opened: bool) -> bool:
     if any(j.needs_all for j in pos.table_jokers):
         return False  # a strict 3-tile group's joker needs both colours even where jokers are free
     return _pool_jokers(pos) <= kernel.MAX_JOKERS
+
+
+def _wilds_fit(pos: Position) -> bool:
+    """Plain jokers, or Expert's coloured ones (walked as wild tiles of their colour), never both
+    kinds, and at most 3 of a colour (the kernel's count of a colour's wild tiles in groups)."""
+    keys = pos.joker_keys
+    if ANY in keys:
+        return len(keys) == 1
+    return all(n <= 3 for n in _wild_totals(pos).values())
+
+
+def _wild_totals(pos: Position) -> dict[int, int]:
+    """Expert: coloured jokers in the pool by colour index (the rack's and the table's)."""
+    totals = {key: n for key, n in pos.rack_jokers.items() if key != ANY}
+    for joker in pos.table_jokers:
+        if joker.key != ANY:
+            totals[joker.key] = totals.get(joker.key, 0) + 1
+    return totals
+
+
+def _wild_fields(pos: Position, slots: int) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's ``wild`` and ``w_field`` arrays: per colour (coloured jokers in the pool, of
+    them on the table, bit and bits of its count in use), and the field of the wild tiles in a
+    number's groups; the fields take the key's top bits, above the ``slots`` slots in use."""
+    colours = len(pos.colours)
+    wild = np.zeros((colours, 4), np.int64)
+    field = np.zeros(2, np.int64)
+    totals = _wild_totals(pos)
+    if not totals:
+        return wild, field
+    bit = kernel.MASK_SHIFT + kernel.MAX_SLOTS  # 63: one past the top slot
+    for c, n in sorted(totals.items()):
+        width = n.bit_length()
+        bit -= width
+        wild[c] = (n, sum(1 for j in pos.table_jokers if j.key == c), bit, width)
+    width = sum(totals.values()).bit_length()
+    bit -= width
+    field[:] = (bit, width)
+    if bit < kernel.MASK_SHIFT + slots:
+        raise _Unsupported  # the slots of the kept sets and the wild counts do not both fit
+    return wild, field
 
 
 def _copies(pos: Position) -> int:
@@ -200,8 +242,10 @@ class _Walks:
         self.pool = _pool_jokers(pos)
         self.values = values = span + self.pool
         self.old = old = sorted(_old_sets(pos), key=lambda r: r.first)
-        if _assign_slots(old) > kernel.MAX_SLOTS:
+        slots = _assign_slots(old)
+        if slots > kernel.MAX_SLOTS:
             raise _Unsupported
+        self.wild, self.w_field = _wild_fields(pos, slots)
 
         # [number, colour], with empty rows for the virtual numbers
         self.table_count = np.zeros((values, colours), np.int64)
@@ -217,6 +261,12 @@ class _Walks:
         self.set_start = np.concatenate(([0], np.cumsum(starting_at))).astype(np.int64)
         self.set_slot = np.array([r.slot for r in old], np.int64)
         self.set_jokers = np.array([r.jokers for r in old], np.int64)
+        # per old set its coloured jokers by colour (Expert: in use while it is kept)
+        self.set_wild = np.zeros((max(1, len(old)), colours), np.int64)
+        for q, r in enumerate(old):
+            for key in pos.sets[r.set_index].joker_keys:
+                if key != ANY:
+                    self.set_wild[q, key] += 1
         # built as lists: an array's items one by one cost more than the rest of this set-up
         bits = [[0] * colours for _ in range(values)]
         free_after = [0] * values
@@ -253,6 +303,7 @@ class _Walks:
         self.box = (
             values, colours, _copies(pos), self.tile_gain, weights.joker, weights.kept, self.set_slot,
             self.set_jokers, self.slot_bits, self.slot_free_after, *_DOMINATORS, weights.kept_span,
+            self.set_wild,
         )
         self.budget = ROW_BUDGET
         self.rows = np.zeros((0, 4), np.int64)  # of the last walk, with what path() needs:
@@ -323,6 +374,7 @@ class _Walks:
             self.box, self.table_count, self.rack_count, self.pool, len(self.pos.table_jokers),
             self.set_start if keep else self.no_sets, unit, gains_left, kept_need, floor, self.budget,
             beam, 0, self.no_spares, self.rack_jokers, floor >= int(gains_left[0]), self.kind_need,
+            self.wild, self.w_field,
         )
         self.budget -= len(self.rows)
         if best == -2 or self.budget <= 0:
@@ -527,6 +579,16 @@ def _assign_slots(old: list[_OldSet]) -> int:
 _JOKER: Any = object()  # a placeholder for "some joker" while the sets are laid out
 
 
+@dataclass(frozen=True)
+class _Wild:
+    """A placeholder for a coloured joker of the colour index ``colour`` (Expert)."""
+
+    colour: int
+
+
+_WILD = [_Wild(c) for c in range(kernel.MAX_COLOURS)]
+
+
 def _lay_out(pos: Position, choices: list[int], old: list[_OldSet], values: int) -> TurnAnswer:
     """Turn the path's choices into the new table: kept sets, runs, groups, the tiles played."""
     span, colours = pos.span, len(pos.colours)
@@ -550,6 +612,7 @@ def _lay_out(pos: Position, choices: list[int], old: list[_OldSet], values: int)
                 for (u, c), n in r.tiles.items():
                     reserved[u][c] += n
         leftovers = [0] * colours
+        group_wilds = [0] * colours
         for c in range(colours):
             ch = choices[base + 1 + c]
             ones, twos, threes = open_runs[c]
@@ -558,18 +621,29 @@ def _lay_out(pos: Position, choices: list[int], old: list[_OldSet], values: int)
             if not ch and not (ones or twos or threes):
                 continue  # nothing of this colour here
             x, i1, i2, e3, e3j, s = ch & 7, ch >> 3 & 7, ch >> 6 & 7, ch >> 9 & 7, ch >> 12 & 7, ch >> 15 & 7
+            w = ch >> 24 & 7  # Expert: wild tiles of this colour (its coloured jokers) here
             tile = pos.tile(c * span + v) if v < span else _JOKER
             played += [tile] * x
             goes_on = [(run, n < i1) for n, run in enumerate(ones)]
             goes_on += [(run, n < i2) for n, run in enumerate(twos)]
             goes_on += [(run, n < e3j) for n, run in enumerate(threes[:e3])]
+            wilds = w  # they take run places first, as the kernel counts them
+
+            def item() -> Any:
+                nonlocal wilds
+                if wilds:
+                    wilds -= 1
+                    return _WILD[c]
+                return tile
+
             for run, by_joker in goes_on:
-                run.tiles.append(_JOKER if by_joker else tile)
+                run.tiles.append(_JOKER if by_joker else item())
             finished += threes[e3:]
-            open_runs[c] = [[_Open(v, [tile]) for _ in range(s)], ones, twos + threes[:e3]]
-            leftovers[c] += x - s - sum(1 for _, by_joker in goes_on if not by_joker)
+            open_runs[c] = [[_Open(v, [item()]) for _ in range(s)], ones, twos + threes[:e3]]
+            leftovers[c] += x - s - sum(1 for _, by_joker in goes_on if not by_joker) + (w - wilds)
+            group_wilds[c] = wilds
         if v < span:
-            new_groups += _groups_at(pos, v, leftovers, choices[base + steps - 1])
+            new_groups += _groups_at(pos, v, leftovers, choices[base + steps - 1], group_wilds)
     for c in range(colours):
         finished += open_runs[c][2]
 
@@ -578,15 +652,34 @@ def _lay_out(pos: Position, choices: list[int], old: list[_OldSet], values: int)
     free_jokers = [t for k, s in enumerate(pos.sets) if k not in kept for t in s.tiles if t.is_joker]
     rack_jokers = [pos.joker_tile[key] for key, n in pos.rack_jokers.items() for _ in range(n)]
     supply = iter(free_jokers + rack_jokers)
+    # Expert: each colour's jokers, the table's first (every one of them must be placed)
+    coloured = bool(_wild_totals(pos))
+    by_colour: dict[int, list[tuple[Tile, bool]]] = {c: [] for c in range(colours)}
+    for t, from_rack in [(t, False) for t in free_jokers] + [(t, True) for t in rack_jokers]:
+        if t.colour is not None:
+            by_colour[pos.colours.index(t.colour)].append((t, from_rack))
+    wild_played: list[Tile] = []
 
-    def fill(tiles: list[Tile]) -> list[Tile]:
-        return [next(supply) if t is _JOKER else t for t in tiles]
+    def fill(tiles: list[Any]) -> list[Tile]:
+        out = []
+        for t in tiles:
+            if t is _JOKER:
+                t = next(supply)
+            elif isinstance(t, _Wild):
+                t, from_rack = by_colour[t.colour].pop(0)
+                if from_rack:
+                    wild_played.append(t)
+            out.append(t)
+        return out
 
     placed = [fill(g) for g in new_groups]
     for run in finished:
         placed += _run_sets(pos, run.start, fill(run.tiles))
-    used_jokers = sum(t.is_joker for s in placed for t in s)
-    played += rack_jokers[: used_jokers - len(free_jokers)]
+    if coloured:
+        played += wild_played
+    else:
+        used_jokers = sum(t.is_joker for s in placed for t in s)
+        played += rack_jokers[: used_jokers - len(free_jokers)]
     table = [list(pos.sets[k].tiles) for k in kept_sets] + placed
     untouched = [True] * len(kept_sets) + [False] * len(placed)
     return TurnAnswer(
@@ -595,20 +688,35 @@ def _lay_out(pos: Position, choices: list[int], old: list[_OldSet], values: int)
     )
 
 
-def _groups_at(pos: Position, v: int, left: list[int], jokers: int) -> list[list[Tile]]:
+def _groups_at(pos: Position, v: int, left: list[int], jokers: int, wilds: list[int]) -> list[list[Tile]]:
     """The new groups of number index v (jokers as placeholders): the tiles dealt round the
-    fewest groups that hold them, then topped up with jokers."""
+    fewest groups that hold them, then topped up with jokers. ``wilds``: Expert's coloured
+    jokers by colour, dealt as tiles of their colour, then swapped with a numbered tile of
+    their colour in another group wherever a group would hold no numbered tile."""
     colours = len(pos.colours)
-    total = sum(left) + jokers
+    held = [left[c] + wilds[c] for c in range(colours)]
+    total = sum(held) + jokers
     if not total:
         return []
-    n = max(max(left), -(-total // colours))
-    dealt: list[list[Tile]] = [[] for _ in range(n)]
+    n = max(max(held), -(-total // colours))
+    dealt: list[list[Any]] = [[] for _ in range(n)]
     k = 0
-    for c in sorted(range(colours), key=lambda c: -left[c]):
-        for _ in range(left[c]):
-            dealt[k % n].append(pos.tile(c * pos.span + v))
+    for c in sorted(range(colours), key=lambda c: -held[c]):
+        for m in range(held[c]):
+            dealt[k % n].append(pos.tile(c * pos.span + v) if m < left[c] else _WILD[c])
             k += 1
+    for group in dealt:
+        if any(not isinstance(t, _Wild) for t in group):
+            continue
+        for i, w in enumerate(group):
+            other = next((g for g in dealt if g is not group and sum(not isinstance(t, _Wild) for t in g) > 1
+                          and any(not isinstance(t, _Wild) and t.colour == pos.colours[w.colour] for t in g)), None)
+            if other is not None:
+                j = next(j for j, t in enumerate(other) if not isinstance(t, _Wild) and t.colour == pos.colours[w.colour])
+                group[i], other[j] = other[j], w
+                break
+        else:
+            raise _Unsupported  # pragma: no cover - the kernel counted a numbered tile per group
     for group in dealt:
         while len(group) < 3 and jokers:
             group.append(_JOKER)

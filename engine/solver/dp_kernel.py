@@ -141,6 +141,18 @@ def _room(data, count, lo, slots, gen, dead, more):
 
 
 @njit(cache=True, inline="always")
+def groups_feasible_real(r, mx, jokers, colours, wilds):
+    """:func:`groups_feasible` where ``wilds`` of the ``r`` tiles are Expert's coloured jokers
+    (counted as tiles of their colour): each group still needs a numbered tile."""
+    total = r + jokers
+    if total == 0:
+        return True
+    g_lo = max(mx, (total + colours - 1) // colours)
+    g_hi = min(r - wilds, total // 3)
+    return g_lo <= g_hi
+
+
+@njit(cache=True, inline="always")
 def groups_feasible(r, mx, jokers, colours):
     """Can ``r`` numbered tiles of one number (at most ``mx`` of a colour) and ``jokers`` jokers
     be split into groups of 3..colours tiles, distinct colours, each with a numbered tile?
@@ -160,7 +172,7 @@ def groups_feasible(r, mx, jokers, colours):
 def path(rows, best, ran):
     """The choices along the path that ends at row ``best``, one per layer, first layer first
     (0, "nothing", for a layer that was not walked; ``ran`` is 2 for a last colour's layer
-    that also made the groups, its choice then holds the jokers in groups from bit 18)."""
+    that also made the groups, its choice then holds the jokers in groups at bits 18-20)."""
     out = np.zeros(ran.shape[0], np.int64)
     row = best
     for k in range(ran.shape[0] - 1, -1, -1):
@@ -168,8 +180,8 @@ def path(rows, best, ran):
             out[k] = rows[row, 3]
             row = rows[row, 2]
         elif ran[k] == 2:  # a last colour's layer that also closed its number: two choices
-            out[k] = rows[row, 3] & ((1 << 18) - 1)
-            out[k + 1] = rows[row, 3] >> 18
+            out[k] = rows[row, 3] & ~(np.int64(7) << 18)
+            out[k + 1] = (rows[row, 3] >> 18) & 7
             row = rows[row, 2]
     return out
 
@@ -329,6 +341,8 @@ def solve_dp(
     rack_jokers,
     play_all,
     kind_need,
+    wild,
+    w_field,
 ):
     """The best final state. Returns (row of the best final state, -1 if none, -2 if the walk
     needed more than ``row_budget`` states; its score; the rows; which layers were walked, see
@@ -357,6 +371,13 @@ def solve_dp(
     a table joker that goes on standing for that tile in a set of its old kind
     (engine.solver.fates); zeros where no such joker is.
 
+    ``wild[c]``: Expert's coloured jokers of colour c, walked as *wild tiles* of that colour
+    (a coloured joker stands for a tile of its colour, in a run or a group: a tile of colour
+    c whose number the walk chooses): (in the pool, of them on the table and to be placed, bit
+    of its count of those in use in the key, bits of that count). ``w_field``: (bit, bits) of
+    the count of wild tiles in this number's groups (each group needs a numbered tile). Zeros
+    where there are none; a position has plain jokers or coloured ones, never both.
+
     A walk may start at number ``v_start`` (a relaxed tail of the position, see dp.py);
     ``spare_count[v, c]`` tiles may be placed or not, at no gain (table tiles such a tail need
     not place); rack jokers played are credited up to ``rack_jokers``. ``play_all``: every rack
@@ -367,7 +388,7 @@ def solve_dp(
     play at all, the median hint over 200 positions went from 15.4 to 14.2 ms).
     """
     (values, colours, copies, tile_gain, joker_gain, kept_gain, set_slot, set_jokers, slot_bits,
-     slot_free_after, dom_start, dom_list, w_kept_span) = box
+     slot_free_after, dom_start, dom_list, w_kept_span, set_wild) = box
     rows = 64
     while rows < START_ROWS and rows <= row_budget:
         rows *= 2
@@ -383,16 +404,33 @@ def solve_dp(
     prev_lo = 0
     prev_hi = 1
     ran = np.zeros(values * (colours + 2), np.int8)  # the layers walked (others changed nothing)
-    tiles, supply = _lookahead(values, colours, copies, table_count, rack_count, spare_count)
+    wild_on = wild[:, 0].sum() > 0
+    span = values
+    group_cap = np.full(colours, copies, np.int64)  # tiles of a colour one number's groups take
+    if wild_on:
+        span = values - jokers  # the virtual numbers: runs go on there, with wild tiles only
+        for c in range(colours):
+            group_cap[c] = min(3, copies + wild[c, 0])
+        extra = spare_count.copy()
+        for c in range(colours):
+            extra[:, c] += wild[c, 0]  # optimistic: what the lookahead may count on
+        tiles, supply = _lookahead(values, colours, min(3, copies + 2), table_count, rack_count, extra)
+    else:
+        tiles, supply = _lookahead(values, colours, copies, table_count, rack_count, spare_count)
     j_bits = np.int64(7) << J_SHIFT
     g_bits = np.int64(0x3F) << G_SHIFT
+    w_mask = (np.int64(1) << w_field[1]) - 1
+    w_bits = w_mask << w_field[0]
+    g_bits |= w_bits  # the wild tiles in this number's groups are cleared with the groups
     for v in range(v_start, values):
         closed = False  # the last colour's layer has already made the groups of this number
         for step in range(colours + 2):
             if step == colours + 1 and closed:
                 continue
-            if _unchanging(step, v, colours, set_start, table_count, rack_count, spare_count, data, dead,
-                           prev_lo, prev_hi):
+            if 1 <= step <= colours and wild[step - 1, 0] > 0:
+                pass  # a colour with coloured jokers: its wild tiles may be laid at any number
+            elif _unchanging(step, v, colours, set_start, table_count, rack_count, spare_count, data, dead,
+                             prev_lo, prev_hi):
                 continue  # every state would stay as it is: no layer, no copies
             # the last colour's layer also closes the number (its rows would be 40 % of all)
             merge = step == colours
@@ -436,6 +474,9 @@ def solve_dp(
                                 nk |= np.int64(1) << (MASK_SHIFT + set_slot[r0 + q])
                                 ns += kept_gain
                                 jj += set_jokers[r0 + q]
+                                if wild_on:  # its coloured jokers are in use, by colour
+                                    for c in range(colours):
+                                        nk += set_wild[r0 + q, c] << wild[c, 2]
                         if jj > jokers or (need_next[jj] > 0 and ns % w_kept_span < need_next[jj]):
                             continue
                         nk = (nk & ~j_bits) | (np.int64(jj) << J_SHIFT)
@@ -452,7 +493,11 @@ def solve_dp(
                     # into groups (a kept set holding one of them takes it with it)
                     run_only = kind_need[v, c, 0] - _held(kind_need[:, :, 1], mask, v, c)
                     group_only = kind_need[v, c, 2] - _held(kind_need[:, :, 3], mask, v, c)
-                    free_j = jokers - j
+                    free_j = 0 if wild_on else jokers - j  # plain jokers not in use
+                    w_free = 0
+                    if wild_on and wild[c, 3] > 0:
+                        w_free = wild[c, 0] - ((key >> wild[c, 2]) & ((np.int64(1) << wild[c, 3]) - 1))
+                    w_groups = (key >> w_field[0]) & w_mask
                     cleared = key & ~(np.int64(0x1FF) << shift)
                     r_left = (key >> G_SHIFT) & 15
                     g_most = (key >> (G_SHIFT + 4)) & 3
@@ -474,19 +519,21 @@ def solve_dp(
                             else:  # still to come at v: tiles needed at v and v + 1
                                 others += max(0, m1 + m2 - _free_tiles(tiles, slot_bits, mask, v, c2))
                                 others += max(0, m1 - _free_tiles(tiles, slot_bits, kept1, v + 1, c2))
-                    if others > free_j:
+                    if others > (jokers - j if wild_on else free_j):
                         continue
                     next1 = _free_tiles(tiles, slot_bits, kept1, v + 1, c)
                     next2 = _free_tiles(tiles, slot_bits, kept2, v + 2, c)
                     # a bound on the successors below: choices of x, i1, i2, e3, e3j, s
                     more = (own + spare_count[v, c] + 1) * (n1 + 1) * (n2 + 1) * (n3 + 1) * (n3 + 1)
-                    more *= forced + own + spare_count[v, c] + 1
+                    more *= (forced + own + spare_count[v, c] + w_free + 1) * (w_free + 1)
                     if merge:
                         more *= jokers + 1
                     if _short_of_room(data, count, lo, slots, more):
                         data, slots, gen, dead = _room(data, count, lo, slots, gen, dead, more)
-                    for x in range(own if play_all else 0, own + spare_count[v, c] + 1):
-                        a = forced + x
+                    for xw in range((own if play_all else 0) * (w_free + 1), (own + spare_count[v, c] + 1) * (w_free + 1)):
+                        x = xw // (w_free + 1)
+                        w = xw % (w_free + 1)  # wild tiles of this colour at this number
+                        a = forced + x + w
                         gain = sc + min(x, own) * tile_gain[v]
                         for i1 in range(min(n1, free_j) + 1):
                             for i2 in range(min(n2, free_j - i1) + 1):
@@ -502,10 +549,18 @@ def solve_dp(
                                         m3 = n2 + e3
                                         if m3 > MAX_RUNS:
                                             continue
-                                        jj = j + i1 + i2 + e3j
+                                        jj = j + i1 + i2 + e3j + w
+                                        if v >= span and rem > 0:
+                                            continue  # past the numbers a wild only goes on a run
                                         for s in range(s_hi + 1):
                                             g = rem - s
-                                            if g > copies or g > a - run_only or g < group_only:
+                                            if g > group_cap[c] or g > a - run_only or g < group_only:
+                                                continue
+                                            # the wild tiles take run places first (the real
+                                            # tiles then go to groups, which need them)
+                                            wg = w - min(w, max(0, a - g - run_only))
+                                            wg_all = w_groups + wg
+                                            if wg_all > w_mask:
                                                 continue
                                             # jokers that the runs of 1 and 2 now open will need:
                                             # a tile or a joker at the next number, a run of 1 at
@@ -513,16 +568,19 @@ def solve_dp(
                                             owed = max(0, s + n1 - next1) + max(0, s - next2) + others
                                             if owed > jokers - jj:
                                                 continue
+                                            plain_left = 0 if wild_on else jokers - jj - owed
                                             nk = cleared | (np.int64(s | (n1 << 3) | (m3 << 6)) << shift)
                                             nk &= ~j_bits
-                                            ch = x | i1 << 3 | i2 << 6 | e3 << 9 | e3j << 12 | s << 15
+                                            ch = x | i1 << 3 | i2 << 6 | e3 << 9 | e3j << 12 | s << 15 | w << 24
+                                            if w:
+                                                nk += np.int64(w) << wild[c, 2]
                                             if merge:  # the leftovers, with jg jokers, become groups
                                                 nk &= closing
                                                 g_all, g_max = r_left + g, max(g_most, g)
-                                                for jg in range(jokers - jj - owed + 1):
+                                                for jg in range(plain_left + 1):
                                                     if need_next[jj + jg] > kept:
                                                         continue  # the next layer would drop it
-                                                    if groups_feasible(g_all, g_max, jg, colours):
+                                                    if groups_feasible_real(g_all, g_max, jg, colours, wg_all):
                                                         nkj = nk | (np.int64(jj + jg) << J_SHIFT)
                                                         count = _put(data, count, slots, gen, nkj, gain, i,
                                                                      ch | jg << 18)
@@ -535,6 +593,7 @@ def solve_dp(
                                             nk |= np.int64(jj) << J_SHIFT
                                             grouped = g_all | (g_max << 4)
                                             nk = (nk & ~g_bits) | (np.int64(grouped) << G_SHIFT)
+                                            nk |= np.int64(wg_all) << w_field[0]
                                             count = _put(data, count, slots, gen, nk, gain, i, ch)
                 else:  # the leftovers of this number become groups
                     more = jokers - j + 1
@@ -542,11 +601,12 @@ def solve_dp(
                         data, slots, gen, dead = _room(data, count, lo, slots, gen, dead, more)
                     r_left = (key >> G_SHIFT) & 15
                     g_most = (key >> (G_SHIFT + 4)) & 3
+                    w_groups = (key >> w_field[0]) & w_mask
                     cleared = key & closing & ~j_bits
-                    for jg in range(jokers - j + 1):
+                    for jg in range((0 if wild_on else jokers - j) + 1):
                         if need_next[j + jg] > kept:
                             continue  # the next layer would drop it
-                        if not groups_feasible(r_left, g_most, jg, colours):
+                        if not groups_feasible_real(r_left, g_most, jg, colours, w_groups):
                             continue
                         nk = cleared | (np.int64(j + jg) << J_SHIFT)
                         count = _put(data, count, slots, gen, nk, sc, i, jg)
@@ -597,6 +657,12 @@ def solve_dp(
         j = (key >> J_SHIFT) & 7
         if not ok or j < table_jokers:
             continue
+        if wild_on:  # every table joker of each colour placed
+            for c in range(colours):
+                if wild[c, 3] > 0 and ((key >> wild[c, 2]) & ((np.int64(1) << wild[c, 3]) - 1)) < wild[c, 1]:
+                    ok = False
+            if not ok:
+                continue
         sc = data[i, 1] + min(j - table_jokers, rack_jokers) * joker_gain
         kept = sc % w_kept_span
         if sc // w_primary < primary_floor or kept < kept_need[values, j]:
@@ -640,6 +706,9 @@ def tighten_kept_bounds(
     pool = bound.shape[1] - 1
     # a tail is a relaxation: it need not ask which kind of set a kept joker's tile goes into
     no_kinds = np.zeros((values, box[1], 4), np.int64)
+    # and plain jokers for coloured ones (a coloured joker's place is a plain joker's too)
+    no_wild = np.zeros((box[1], 4), np.int64)
+    no_field = np.zeros(2, np.int64)
     for k in range(starts.shape[0]):
         start = starts[k]
         here = set_start[start + 1] - set_start[start]  # old sets starting here
@@ -663,6 +732,7 @@ def tighten_kept_bounds(
             best, _, rows, _, kept = solve_dp(
                 box, tail_table[k], tail_rack[k], jokers, 0, set_start, w_primary, gains_left, need,
                 tail_floor[k], min(budget, rows_cap), 0, start, tail_spares[k], 0, play_all, no_kinds,
+                no_wild, no_field,
             )
             budget -= rows.shape[0]
             if budget <= 0:
