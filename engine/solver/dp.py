@@ -627,21 +627,20 @@ def _lay_out(pos: Position, choices: list[int], old: list[_OldSet], values: int)
             goes_on = [(run, n < i1) for n, run in enumerate(ones)]
             goes_on += [(run, n < i2) for n, run in enumerate(twos)]
             goes_on += [(run, n < e3j) for n, run in enumerate(threes[:e3])]
-            wilds = w  # they take run places first, as the kernel counts them
+            wilds = [w]  # they take run places first, as the kernel counts them
 
-            def item() -> Any:
-                nonlocal wilds
-                if wilds:
-                    wilds -= 1
-                    return _WILD[c]
-                return tile
+            def item(colour: int = c, plain: Any = tile, left: list[int] = wilds) -> Any:
+                if left[0]:
+                    left[0] -= 1
+                    return _WILD[colour]
+                return plain
 
             for run, by_joker in goes_on:
                 run.tiles.append(_JOKER if by_joker else item())
             finished += threes[e3:]
             open_runs[c] = [[_Open(v, [item()]) for _ in range(s)], ones, twos + threes[:e3]]
-            leftovers[c] += x - s - sum(1 for _, by_joker in goes_on if not by_joker) + (w - wilds)
-            group_wilds[c] = wilds
+            leftovers[c] += x - s - sum(1 for _, by_joker in goes_on if not by_joker) + (w - wilds[0])
+            group_wilds[c] = wilds[0]
         if v < span:
             new_groups += _groups_at(pos, v, leftovers, choices[base + steps - 1], group_wilds)
     for c in range(colours):
