@@ -16,7 +16,11 @@ Each such position is a *relaxation* of its fate (a kept joker's tile may land i
 other kind; a freed joker's landing rule is not asked), and every legal play lies in one of
 them. So the best answer over all combinations bounds every legal play: when the referee
 accepts it, it is the best legal play, tie-breaks included. When it does not, or a combination
-is beyond the programme, :func:`solve` says ``None`` and the integer program answers.
+is beyond the programme, :func:`solve` says ``None`` and the integer program answers; but a
+kept joker whose tile would be a fourth of a kind (XP: the programme holds three) is walked as
+a *bound*, a free joker whose set may stay whole, and counts once the referee accepts its play.
+Each new best is judged at once, and the combinations after an accepted one walk with it as
+their *floor* (``dp.solve_after_opening(floor=...)``), which prunes what cannot beat it.
 
 On a big table the programme only tries plays of the whole rack (:class:`dp.NoWholeRack` when
 there is none): a combination without one cannot beat an accepted whole-rack play, since that
@@ -102,8 +106,9 @@ def solve(
     accepted answer that reaches it ends the search early.
 
     Best first: the best answer over the combinations is judged; if the referee rejects it
-    and one joker was freed, that combination is split by the new set the joker lands in
-    (each split exact for the landing rule) and the search goes on; otherwise it gives up.
+    and a joker was freed, that combination is split by the new sets the jokers land in
+    (each split exact for the landing rule) and the search goes on; a rejected bound or a
+    search past its walk budget gives up. An accepted answer is the floor of the walks after it.
     """
     per_joker = [fates_of(pos, j) for j in pos.table_jokers]
     combinations = 1
