@@ -67,6 +67,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rummi.datasets.real import default_real_photos  # noqa: E402
+from rummi.datasets.real_views import fit_in_frame, tilt_matrix  # noqa: E402
 from rummi.vision.classes import JOKER_COLOUR_OF, reader_class  # noqa: E402
 from rummi.vision.detections import TileDetections  # noqa: E402
 from rummi.vision.evaluation import Evaluation, holdout_filter, labelled_photos, match_indices  # noqa: E402
@@ -339,21 +340,10 @@ def tilted(degrees: float, axis: str = "x", fov_degrees: float = 69.0) -> Varian
     ``fov_degrees`` (a phone's main lens: about 69), fitted back in the frame."""
     def tilt(case: Case) -> Case:
         h, w = case.image.shape[:2]
-        focal = (w / 2) / np.tan(np.radians(fov_degrees / 2))
-        k = np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1]])
-        a = np.radians(degrees)
-        c, s = np.cos(a), np.sin(a)
-        rotation = (np.array([[1, 0, 0], [0, c, -s], [0, s, c]]) if axis == "x"
-                    else np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]]))
-        matrix = k @ rotation @ np.linalg.inv(k)
+        matrix = tilt_matrix(w, h, degrees, axis, fov_degrees)
         frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32).reshape(-1, 1, 2)
         moved = cv2.perspectiveTransform(frame, matrix).reshape(-1, 2)
-        x0, y0 = moved.min(axis=0)
-        x1, y1 = moved.max(axis=0)
-        scale = min(w / (x1 - x0), h / (y1 - y0))
-        fit = np.array([[scale, 0, -x0 * scale + (w - (x1 - x0) * scale) / 2],
-                        [0, scale, -y0 * scale + (h - (y1 - y0) * scale) / 2], [0, 0, 1]])
-        matrix = fit @ matrix
+        matrix = fit_in_frame(moved, w, h) @ matrix
         image = cv2.warpPerspective(case.image, matrix, (w, h), flags=cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
         return _moved(case, image, matrix)

@@ -78,6 +78,16 @@ def tilt_matrix(width: int, height: int, degrees: float, axis: str, fov_degrees:
     return k @ rotation @ np.linalg.inv(k)
 
 
+def fit_in_frame(moved: np.ndarray, width: int, height: int) -> np.ndarray:
+    """The scale and shift that fit a turned view, whose frame corners went to ``moved``, back
+    in a ``width`` x ``height`` frame, whole and centred (the rest of the frame is border)."""
+    x0, y0 = moved.min(axis=0)
+    x1, y1 = moved.max(axis=0)
+    scale = min(width / (x1 - x0), height / (y1 - y0))
+    return np.array([[scale, 0, -x0 * scale + (width - (x1 - x0) * scale) / 2],
+                     [0, scale, -y0 * scale + (height - (y1 - y0) * scale) / 2], [0, 0, 1]])
+
+
 def _frame(width: int, height: int) -> np.ndarray:
     return np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
 
@@ -113,12 +123,8 @@ def tilted_view(rng: np.random.Generator, image: np.ndarray, quads: np.ndarray) 
     matrix = tilt_matrix(w, h, degrees, axis, float(rng.uniform(60, 75)))
     moved = _moved(matrix, _frame(w, h))
     if rng.random() < 0.5:  # the whole view fitted back on a plain border
-        x0, y0 = moved.min(axis=0)
-        x1, y1 = moved.max(axis=0)
-        scale = min(w / (x1 - x0), h / (y1 - y0))
         out_w, out_h = w, h
-        fit = np.array([[scale, 0, -x0 * scale + (w - (x1 - x0) * scale) / 2],
-                        [0, scale, -y0 * scale + (h - (y1 - y0) * scale) / 2], [0, 0, 1]])
+        fit = fit_in_frame(moved, w, h)
         border = tuple(int(v) for v in rng.integers(0, 256, 3))
         kind = "tilt-fitted"
     else:  # the rectangle inside the view: no border, tiles cut at its edges
