@@ -147,14 +147,21 @@ def _wild_fields(pos: Position, slots: int) -> tuple[np.ndarray, np.ndarray]:
     return wild, field
 
 
-def _copies(pos: Position) -> int:
-    """The most tiles of one kind that groups may take: the box's copies, or one more where a
-    table joker goes on standing for a tile as that tile in a group (:mod:`engine.solver.fates`;
-    one standing as a tile in a run never joins a group, so an XP box's fourth r5 may be one)."""
+def group_counts(pos: Position) -> list[int]:
+    """Per kind of tile, how many of it groups may take: the table's and the rack's, a table
+    joker that goes on standing for the tile counted as one (:mod:`engine.solver.fates`), but
+    not where it stands for it in a run (such a tile never joins a group)."""
     counts = [t + r for t, r in zip(pos.table_count, pos.rack_count)]
     for index, in_run, _ in pos.kept_as:
         counts[index] -= in_run
-    return max(pos.edition.copies, max(counts, default=0))
+    return counts
+
+
+def _copies(pos: Position) -> int:
+    """The most tiles of one kind that groups may take: the box's copies, or one more where a
+    table joker goes on standing for a tile as that tile in a group (so an XP box's fourth r5
+    may be one)."""
+    return max(pos.edition.copies, max(group_counts(pos), default=0))
 
 
 def _is_big(pos: Position) -> bool:

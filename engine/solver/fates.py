@@ -247,9 +247,7 @@ def _bounded(settled: Position, combo: tuple[Fate, ...]) -> tuple[Fate, ...]:
     """``combo`` with its kept fates whose tiles the kernel cannot hold (more of a kind than it
     counts, :func:`dp.applies`) relaxed to :attr:`Fate.bound`. Relaxing every kept group fate
     whose tile would go past the box's copies is enough: only those raise the count."""
-    counts = [t + r for t, r in zip(settled.table_count, settled.rack_count)]
-    for index, in_run, _ in settled.kept_as:  # as dp's count: a tile kept in a run joins no group
-        counts[index] -= in_run
+    counts = dp.group_counts(settled)
     over = {f.keep_as for f in combo if f.keep_as is not None and counts[f.keep_as] > dp.kernel.MAX_COPIES}
     return tuple(
         Fate(f.joker, None, bound=True) if f.keep_as in over and f.kind is SetKind.GROUP else f for f in combo
