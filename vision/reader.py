@@ -137,11 +137,11 @@ class TileReader:
             return
         read = self._read_boxes(image_bgr, np.stack(joints), both_ways=True)
         joint_sureness = self._sureness(read)
+        answers = self._jokers_merged(read).sum(axis=1).argmax(axis=1)  # each joint box's answer
         taken: set[int] = set()
         for k in np.argsort(-joint_sureness):
             i, j = pairs[k]
-            best = int(self._jokers_merged(read[k : k + 1]).sum(axis=1)[0].argmax())
-            if (i in taken or j in taken or joint_sureness[k] < JOINT_SURE or best == self.none_column
+            if (i in taken or j in taken or joint_sureness[k] < JOINT_SURE or answers[k] == self.none_column
                     or joint_sureness[k] <= max(sureness[i], sureness[j])):
                 continue
             probabilities[i], corners[i] = read[k], joints[k]
