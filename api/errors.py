@@ -47,6 +47,19 @@ class GameConflictError(RummiError):
         super().__init__(f"game {game_id} changed meanwhile ({reason}); load it again and retry")
 
 
+class TurnNotAmendableError(GameConflictError):
+    """A watched turn asked to be judged again when it is no longer the game's last (or not the
+    asker's): 409 like any conflict, but no retry can succeed, so it does not say "retry"."""
+
+    def __init__(self, game_id: object, number: int, player: str, last: str) -> None:
+        self.game_id = game_id
+        RummiError.__init__(
+            self,
+            f"game {game_id}: turn {number} by {player} is not the game's last ({last}), "
+            "so it can no longer be amended; nothing was changed",
+        )
+
+
 class OutOfTurnError(RummiError):
     """A turn by anyone but the next player, in a game that enforces its order: 422, nothing
     recorded. Not a 409: retrying the same request can never succeed (it is someone else's

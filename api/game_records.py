@@ -20,7 +20,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from rummi.api.errors import GameConflictError, GameNotFoundError, NotYourSeatError, OutOfTurnError
+from rummi.api.errors import (
+    GameConflictError,
+    GameNotFoundError,
+    NotYourSeatError,
+    OutOfTurnError,
+    TurnNotAmendableError,
+)
 from rummi.api.storage import (
     Database,
     DatabaseFailureError,
@@ -170,7 +176,7 @@ class GameRecords:
             game = record.game
             if not game.turns or game.turns[-1].number != number or game.turns[-1].player != player:
                 last = f"turn {game.turns[-1].number}, {game.turns[-1].player}'s" if game.turns else "no turn"
-                raise GameConflictError(game_id, f"turn {number} by {player} is not the game's last ({last})")
+                raise TurnNotAmendableError(game_id, number, player, last)
             game.turns.pop()
             turn = game.play(player, before, after, seconds=seconds, uncertain=uncertain)
             self._write(game_id, lambda: self._store.replace_last_turn(game_id, turn))

@@ -9,7 +9,7 @@ game still being played can change.
 from __future__ import annotations
 
 import pytest
-from rummi.api.errors import GameConflictError
+from rummi.api.errors import GameConflictError, TurnNotAmendableError
 from rummi.api.game_records import GameRecords
 from rummi.api.storage import GameStore, StorageError
 from rummi.engine.game import Game
@@ -38,8 +38,10 @@ def test_the_last_turn_is_judged_again_in_its_place(url: str) -> None:  # noqa: 
         _, second, _ = records.play(game_id, WHOLE, player="Bob", before=WHOLE, drew=1, seconds=4.0)
         assert second.number == 2 and [t.player for t in records.load(game_id).turns] == ["Ann", "Bob"]
         # only the last turn, by its player, can be amended
-        with pytest.raises(GameConflictError, match="turn 1 by Ann is not the game's last"):
+        with pytest.raises(TurnNotAmendableError, match="turn 1 by Ann is not the game's last") as refused:
             records.amend_last(game_id, 1, WHOLE, player="Ann", before=START)
+        # a conflict to the service (409), but not one a retry mends
+        assert isinstance(refused.value, GameConflictError) and "retry" not in str(refused.value)
         with pytest.raises(GameConflictError, match="turn 2 by Ann is not the game's last"):
             records.amend_last(game_id, 2, WHOLE, player="Ann", before=WHOLE)
     finally:
