@@ -87,6 +87,16 @@ def show(page, picture: str) -> None:
     page.evaluate("(url) => window.__camera.show(url)", picture)
 
 
+def new_match_on_camera(page, picture: str) -> None:
+    """The camera shows ``picture``; referee mode, a new match of Ann and Bob (not yet started:
+    each test starts watching its own way)."""
+    show(page, picture)
+    page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
+    page.locator("#modes [data-mode='referee']").click()
+    page.locator("#players").fill("Ann, Bob")
+    page.locator("#new-match button[type='submit']").click()
+
+
 def watch_state(page) -> str:
     return page.evaluate("document.querySelector('#ref-auto-state').dataset.state || ''")
 
@@ -95,11 +105,7 @@ def watch_state(page) -> str:
 def test_the_camera_finds_the_turn_and_the_game_records_it(browser, guarded, film, tmp_path: Path) -> None:
     shots = tmp_path / "shots"
     with phone_page(browser, guarded, PHONE, path=f"/#token={TOKEN}", init_script=SCRIPTED_CAMERA) as page:
-        show(page, film["a"][0])
-        page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
-        page.locator("#modes [data-mode='referee']").click()
-        page.locator("#players").fill("Ann, Bob")
-        page.locator("#new-match button[type='submit']").click()
+        new_match_on_camera(page, film["a"][0])
 
         # Keyboard: the toggle is a real checkbox.
         page.locator("#ref-auto").focus()
@@ -252,11 +258,7 @@ def test_an_uncertain_turn_asks_to_check_the_tiles_and_accuses_nobody(browser, g
 
     with phone_page(browser, guarded, PHONE, path=f"/#token={TOKEN}", init_script=SCRIPTED_CAMERA) as page:
         page.route("**/api/v1/watch/frame*", answer)
-        show(page, film["a"][0])
-        page.wait_for_function("!document.querySelector('#capture').disabled", timeout=20_000)
-        page.locator("#modes [data-mode='referee']").click()
-        page.locator("#players").fill("Ann, Bob")
-        page.locator("#new-match button[type='submit']").click()
+        new_match_on_camera(page, film["a"][0])
         # Amending a pause is the session's setting, sent when watching starts (and fixed then).
         page.locator("#ref-amend").uncheck()
         with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/v1/watch")) as started:
