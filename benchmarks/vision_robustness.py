@@ -462,6 +462,9 @@ def main() -> int:
     parser.add_argument("--single-look", action="store_true",
                         help="the finder's whole-photo look only, never a finer or coarser second look "
                              "(the finder before issue 15's second look, to compare)")
+    parser.add_argument("--no-set-mates", action="store_true",
+                        help="each tile's way up as the reader alone saw it, not weighed by its set-mates "
+                             "(the scanner before issue 15's set-mates step, to compare)")
     args = parser.parse_args()
     chosen = [v.strip() for v in args.variants.split(",") if v.strip()]
     unknown = [v for v in chosen if v not in VARIANTS]
@@ -475,6 +478,7 @@ def main() -> int:
     scanner = Scanner.load(threads=args.threads or None)
     if args.single_look:
         scanner.finder.tile_px = None
+    scanner.set_mates = not args.no_set_mates
     cases = real_cases(args.real, args.manifest, args.limit)
     print(f"{len(cases)} held-out real photos, {sum(int(c.counted.sum()) for c in cases)} tiles; "
           f"{args.scenes} generated scenes per print", file=sys.stderr)

@@ -190,3 +190,70 @@ def test_clutter_crops_are_tile_sized_things_written_as_none(tmp_path: Path) -> 
     assert len(list((tmp_path / "crops" / "val" / NOT_A_TILE).glob("*.jpg"))) == 1
     with pytest.raises(SystemExit):  # neither --scenes nor --clutter
         hard_main(["--out", str(tmp_path / "other")])
+
+
+# --- a tile's way up weighed by its set-mates ------------------------------------------------
+def row_of_three(first_turned: bool) -> TileDetections:
+    """Three boxes side by side; the first one's corners lie turned round when asked."""
+    boxes = np.array([[[x, 0], [x + 30, 0], [x + 30, 40], [x, 40]] for x in (0, 31, 62)], np.float32)
+    if first_turned:
+        boxes[0] = np.roll(boxes[0], 2, axis=0)
+    return TileDetections.from_corners(boxes, np.ones(3, np.float32))
+
+
+def believed(found: TileDetections, names: tuple[str, ...], *beliefs: dict[tuple[int, str], float]) -> TileDetections:
+    """``found`` as the reader left it: per tile, chances of (way up as its corners lie: 0, or
+    turned round: 1, answer); the label is the likeliest."""
+    probabilities = np.full((len(found), 2, len(names)), 1e-6, np.float32)
+    labels, confidence = [], []
+    for i, chances in enumerate(beliefs):
+        for (way, name), chance in chances.items():
+            probabilities[i, way, names.index(name)] = chance
+        (_, best), top = max(chances.items(), key=lambda item: item[1])
+        labels.append(best)
+        confidence.append(top)
+    return found.with_reads(found.corners, labels, np.array(confidence), probabilities)
+
+
+SURE_O7, SURE_O8 = {(0, "o7"): 0.99}, {(0, "o8"): 0.99}
+
+
+def test_an_upright_6_half_taken_for_a_turned_9_is_a_6_among_upright_mates() -> None:
+    reader = reader_answering(READER_CLASSES)
+    found = believed(row_of_three(first_turned=True), READER_CLASSES,
+                     {(0, "o9"): 0.64, (1, "o6"): 0.30}, SURE_O7, SURE_O8)
+    weighed = reader.agree_with_set_mates(found, [[0, 1, 2]])
+    assert weighed.labels == ("o6", "o7", "o8")
+    assert weighed.read_confidence[0] > 0.95  # 0.30 * 0.99 against 0.64 * 0.01
+    assert np.array_equal(weighed.corners[0], row_of_three(first_turned=False).corners[0])  # faces as its mates
+    assert weighed.read_probabilities[0, 0, READER_CLASSES.index("o6")] == pytest.approx(0.30)  # kept as it lies now
+    assert weighed.labels[1:] == found.labels[1:] and np.array_equal(weighed.corners[1:], found.corners[1:])
+
+
+def test_a_tile_surely_read_turned_stays_turned_and_a_lone_or_unbelieved_tile_is_left_alone() -> None:
+    reader = reader_answering(READER_CLASSES)
+    surely_turned = believed(row_of_three(first_turned=True), READER_CLASSES,
+                             {(0, "o9"): 0.995, (1, "o6"): 0.004}, SURE_O7, SURE_O8)
+    weighed = reader.agree_with_set_mates(surely_turned, [[0, 1, 2]])
+    assert weighed.labels[0] == "o9" and np.array_equal(weighed.corners, surely_turned.corners)
+    assert weighed.read_confidence[0] == surely_turned.read_confidence[0]  # as the reader read it
+    half = believed(row_of_three(first_turned=True), READER_CLASSES,
+                    {(0, "o9"): 0.64, (1, "o6"): 0.30}, SURE_O7, SURE_O8)
+    # one mate is no set; mates unsure of their own way up say nothing
+    assert reader.agree_with_set_mates(half, [[0, 1], [2]]).labels[0] == "o9"
+    unsure_mates = believed(row_of_three(first_turned=True), READER_CLASSES, {(0, "o9"): 0.64, (1, "o6"): 0.30},
+                            {(0, "o7"): 0.6, (1, "o7"): 0.4}, {(0, "o8"): 0.6, (1, "o8"): 0.4})
+    assert reader.agree_with_set_mates(unsure_mates, [[0, 1, 2]]).labels[0] == "o9"
+    # a reading whose belief was not kept (the watch's settled tiles) is taken as it is
+    unbelieved = half.with_reads(half.corners, half.labels, half.read_confidence)
+    assert reader.agree_with_set_mates(unbelieved, [[0, 1, 2]]).labels == half.labels
+
+
+def test_a_tile_weighed_by_its_mates_is_never_turned_into_no_tile() -> None:
+    # Taken for a tile already (the scanner dropped the reader's "none" boxes before the
+    # layout): the weighing chooses its way up and its face, never "none" (which has no up).
+    reader = reader_answering(READER_CLASSES)
+    found = believed(row_of_three(first_turned=True), READER_CLASSES,
+                     {(0, "o9"): 0.40, (0, NOT_A_TILE): 0.35, (1, NOT_A_TILE): 0.2, (1, "o6"): 0.05},
+                     SURE_O7, SURE_O8)
+    assert reader.agree_with_set_mates(found, [[0, 1, 2]]).labels[0] == "o6"

@@ -329,3 +329,19 @@ def test_only_a_box_that_looks_cut_is_cut_by_the_edge() -> None:
     # Too few tiles to know a whole one's size: every box at the edge counts as cut.
     two = found[np.array([3, 0])]
     assert two.cut_by_the_edge(300, 200).tolist() == [True, False]
+
+
+@pytest.mark.parametrize(("seed", "surface"), [(4, "plain"), (3, "cloth")])
+def test_a_6_the_reader_alone_takes_for_a_turned_9_is_a_6_beside_its_upright_mates(
+        scanner: Scanner, seed: int, surface: str) -> None:
+    # Real tile crops (the bundled photos' b6, b7, b8) laid as one run on a generated table:
+    # the reader alone half takes the upright b6 for a b9 turned round; its mates, surely
+    # upright, tell it is a 6 (vision/reader.py agree_with_set_mates).
+    from rummi.datasets.videos import TableView, sample_tile_bank
+
+    image = TableView(np.random.default_rng(seed), (640, 360), sample_tile_bank(), surface).draw({0: ("b6", "b7", "b8")})
+    alone = Scanner(scanner.finder, scanner.reader, set_mates=False).scan(image)
+    assert [[str(t) for t in s] for s in alone.sets] == [["b9", "b7", "b8"]]
+    weighed = scanner.scan(image)
+    assert [[str(t) for t in s] for s in weighed.sets] == [["b6", "b7", "b8"]]
+    assert not weighed.found.upside_down.any()  # the 6 now faces as its mates do

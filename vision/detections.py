@@ -47,7 +47,9 @@ class TileDetections:
     ``corners[i]`` holds four ``(x, y)`` points: the tile's top-left, top-right, bottom-right
     and bottom-left *as the tile is read* (so for an upside-down tile the first corner is low
     in the photo). ``labels[i]`` is the tile in the engine's notation (``"r7"``, ``"J"``) or
-    ``None`` before reading.
+    ``None`` before reading. ``read_probabilities[i]`` is the reader's belief behind the
+    label, ``(2, answers)``: which way up (as the corners lie, then turned round) and which
+    answer; empty (``(N, 2, 0)``) where nothing read the tile or the belief was not kept.
     """
 
     corners: np.ndarray  # (N, 4, 2) float32
@@ -55,6 +57,7 @@ class TileDetections:
     labels: tuple[str | None, ...] = ()
     read_confidence: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
     on_rack: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    read_probabilities: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 0), np.float32))
 
     def __post_init__(self) -> None:
         n = len(self.corners)
@@ -65,6 +68,8 @@ class TileDetections:
             object.__setattr__(self, "read_confidence", np.zeros(n, np.float32))
         if len(self.on_rack) != n:
             object.__setattr__(self, "on_rack", np.zeros(n, bool))
+        if len(self.read_probabilities) != n:
+            object.__setattr__(self, "read_probabilities", np.zeros((n, 2, 0), np.float32))
 
     @classmethod
     def from_corners(cls, corners: np.ndarray, find_confidence: np.ndarray) -> TileDetections:
@@ -86,14 +91,18 @@ class TileDetections:
             labels=tuple(self.labels[i] for i in picked),
             read_confidence=self.read_confidence[picked],
             on_rack=self.on_rack[picked],
+            read_probabilities=self.read_probabilities[picked],
         )
 
     def __iter__(self) -> Iterator[int]:
         return iter(range(len(self)))
 
-    def with_reads(self, corners: np.ndarray, labels: Sequence[str], read_confidence: np.ndarray) -> TileDetections:
+    def with_reads(self, corners: np.ndarray, labels: Sequence[str | None], read_confidence: np.ndarray,
+                   read_probabilities: np.ndarray | None = None) -> TileDetections:
+        probabilities = (np.zeros((len(corners), 2, 0), np.float32) if read_probabilities is None
+                         else np.asarray(read_probabilities, np.float32))
         return replace(self, corners=corners.astype(np.float32), labels=tuple(labels),
-                       read_confidence=np.asarray(read_confidence, np.float32))
+                       read_confidence=np.asarray(read_confidence, np.float32), read_probabilities=probabilities)
 
     def with_rack(self, on_rack: np.ndarray) -> TileDetections:
         return replace(self, on_rack=np.asarray(on_rack, bool))

@@ -69,6 +69,11 @@ class Layout:
     sets: list[list[int]]
     rack: list[int] | None
 
+    @property
+    def groups(self) -> list[list[int]]:
+        """The tiles laid together: each set, and the rack (its tiers face one owner alike)."""
+        return [*self.sets, *([self.rack] if self.rack else [])]
+
 
 def lay_out(found: TileDetections, kind: LayoutKind = "auto", on_ledge: np.ndarray | None = None) -> Layout:
     """Sets and rack of the read tiles; ``on_ledge[i]``: tile i stands on a rack's ledge (no

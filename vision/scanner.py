@@ -137,11 +137,14 @@ class Scanner:
     """The loaded models and the pipeline that runs them (safe to share between requests)."""
 
     def __init__(self, finder: TileFinder, reader: TileReader, uncertain_below: float = UNCERTAIN_BELOW,
-                 balance: bool = True) -> None:
+                 balance: bool = True, set_mates: bool = True) -> None:
         self.finder = finder
         self.reader = reader
         self.uncertain_below = uncertain_below
         self.balance = balance
+        #: Weigh each tile's way up by its set-mates (:meth:`weigh_by_set_mates`); off only to
+        #: measure what that does.
+        self.set_mates = set_mates
 
     @classmethod
     def load(cls, models_dir: str | Path | None = None, threads: int | None = DEFAULT_THREADS) -> Scanner:
@@ -177,6 +180,7 @@ class Scanner:
         read_at = time.perf_counter()
         on_ledge = stands_on_a_ledge(seen, found) if kind == "auto" else None
         layout = lay_out(found, kind, on_ledge)
+        found, layout = self.weigh_by_set_mates(found, layout, edition, kind, on_ledge)
         on_rack = np.zeros(len(found), bool)
         on_rack[layout.rack or []] = True
         found = found.with_rack(on_rack)
@@ -197,6 +201,19 @@ class Scanner:
         }
         return ScanResult(found=found, layout=layout, uncertain=uncertain, timings_ms=timings, quality=quality,
                           edition=edition, refused=refused)
+
+    def weigh_by_set_mates(self, found: TileDetections, layout: Layout, edition: str,
+                           kind: LayoutKind = "table", on_ledge: np.ndarray | None = None,
+                           ) -> tuple[TileDetections, Layout]:
+        """Each tile's way up weighed by the tiles it was laid with
+        (:meth:`TileReader.agree_with_set_mates`: an upright 6 among upright tiles is no 9
+        turned round), and the layout again where a tile turned (its reading order)."""
+        if not self.set_mates:
+            return found, layout
+        weighed = self.reader.agree_with_set_mates(found, layout.groups, edition)
+        if np.array_equal(weighed.corners, found.corners):
+            return weighed, layout
+        return weighed, lay_out(weighed, kind, on_ledge)
 
     @staticmethod
     def _judged(found: TileDetections, most: int = 24) -> np.ndarray:

@@ -97,6 +97,8 @@ class FindAndRead(Protocol):
     finder: Any
     reader: Any
     uncertain_below: float
+
+    def weigh_by_set_mates(self, found: TileDetections, layout: Any, edition: str) -> tuple[TileDetections, Any]: ...
 Table = list[list[Tile]]
 
 
@@ -397,14 +399,21 @@ class TurnTracker:
         corners = found.corners.copy()
         labels: list[str | None] = list(found.labels)
         confidence = np.zeros(len(found), np.float32)
+        answers = len(scanner.reader.tile_names)
+        beliefs = np.zeros((len(found), 2, answers), np.float32)  # the reader's, kept with each tile
         for n, i in enumerate(fresh):
             corners[i], labels[i], confidence[i] = read.corners[n], read.labels[n], read.read_confidence[n]
+            beliefs[i] = read.read_probabilities[n]
         shift = self.gauge.shift.astype(np.float32)
         for i, j in known.items():
             corners[i] = old.found.corners[j] + shift
             labels[i], confidence[i] = old.found.labels[j], old.found.read_confidence[j]
-        merged = found.with_reads(corners, labels, confidence).without_non_tiles()
-        layout = lay_out(merged, "table")
+            if old.found.read_probabilities.shape[2] == answers:
+                beliefs[i] = old.found.read_probabilities[j]
+        merged = found.with_reads(corners, labels, confidence, beliefs).without_non_tiles()
+        # A tile is weighed by its set-mates on every reading: a tile read before its mates
+        # were laid (an upright 6 half taken for a turned 9) is mended once they are.
+        merged, layout = scanner.weigh_by_set_mates(merged, lay_out(merged, "table"), self.rules.edition)
         uncertain = uncertain_tiles(merged, (frame_bgr.shape[1], frame_bgr.shape[0]), scanner.uncertain_below)
         return ScanResult(found=merged, layout=layout, uncertain=uncertain)
 
