@@ -257,3 +257,14 @@ def test_a_tile_weighed_by_its_mates_is_never_turned_into_no_tile() -> None:
                      {(0, "o9"): 0.40, (0, NOT_A_TILE): 0.35, (1, NOT_A_TILE): 0.2, (1, "o6"): 0.05},
                      SURE_O7, SURE_O8)
     assert reader.agree_with_set_mates(found, [[0, 1, 2]]).labels[0] == "o6"
+
+
+def test_settled_tiles_tell_a_fresh_mate_its_way_up_and_stay_as_read() -> None:
+    # The watch keeps a still tile's reading: it is a mate of a tile laid beside it, never re-read.
+    reader = reader_answering(READER_CLASSES)
+    found = believed(row_of_three(first_turned=True), READER_CLASSES,
+                     {(0, "o9"): 0.64, (1, "o6"): 0.30}, SURE_O7, SURE_O8)
+    fresh_first = reader.agree_with_set_mates(found, [[0, 1, 2]], settled=np.array([False, True, True]))
+    assert fresh_first.labels == ("o6", "o7", "o8")
+    settled_first = reader.agree_with_set_mates(found, [[0, 1, 2]], settled=np.array([True, True, True]))
+    assert settled_first.labels == found.labels and np.array_equal(settled_first.corners, found.corners)

@@ -111,9 +111,10 @@ class TileReader:
         return found.with_reads(corners, labels, confidence, probabilities)
 
     def agree_with_set_mates(self, found: TileDetections, groups: Iterable[Sequence[int]],
-                             edition: str = "standard") -> TileDetections:
+                             edition: str = "standard", settled: np.ndarray | None = None) -> TileDetections:
         """``found`` with each tile's way up weighed by the tiles it was laid with (``groups``:
-        index lists into ``found``, the layout's sets and rack tiers).
+        index lists into ``found``, the layout's sets and rack tiers; ``settled``: tiles that
+        count as mates but stay as they were read, as the watch keeps a still tile's reading).
 
         A player lays a set's tiles side by side the same way up: on the real training photos,
         over 99 % of the tiles in a chain of three or more face like all their chain-mates
@@ -139,7 +140,7 @@ class TileReader:
         for group in groups:
             members = np.asarray(group, int)
             for k, i in enumerate(members):
-                if not believed[i] or way_sure[i]:
+                if not believed[i] or way_sure[i] or (settled is not None and settled[i]):
                     continue
                 mates = np.delete(members, k)
                 mates = mates[way_sure[mates]]

@@ -203,14 +203,15 @@ class Scanner:
                           edition=edition, refused=refused)
 
     def weigh_by_set_mates(self, found: TileDetections, layout: Layout, edition: str,
-                           kind: LayoutKind = "table", on_ledge: np.ndarray | None = None,
-                           ) -> tuple[TileDetections, Layout]:
+                           kind: LayoutKind = "table", on_ledge: np.ndarray | None = None, *,
+                           settled: np.ndarray | None = None) -> tuple[TileDetections, Layout]:
         """Each tile's way up weighed by the tiles it was laid with
         (:meth:`TileReader.agree_with_set_mates`: an upright 6 among upright tiles is no 9
-        turned round), and the layout again where a tile turned (its reading order)."""
+        turned round), and the layout again where a tile turned (its reading order).
+        ``settled``: tiles read before (the watch's) that are mates but stay as read."""
         if not self.set_mates:
             return found, layout
-        weighed = self.reader.agree_with_set_mates(found, layout.groups, edition)
+        weighed = self.reader.agree_with_set_mates(found, layout.groups, edition, settled=settled)
         if np.array_equal(weighed.corners, found.corners):
             return weighed, layout
         return weighed, lay_out(weighed, kind, on_ledge)

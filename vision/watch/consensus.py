@@ -40,6 +40,9 @@ class _Track:
     labels: list[str] = field(default_factory=list)
     confidence: list[float] = field(default_factory=list)
     find_confidence: list[float] = field(default_factory=list)
+    #: The reader's belief (way up x answer) of the newest scan, as ``corners`` lie: the tile
+    #: is weighed by its set-mates with it when a later reading adds tiles beside it.
+    belief: np.ndarray | None = None
 
     @property
     def label(self) -> str:
@@ -120,6 +123,7 @@ class ReadingWindow:
                 free.remove(best)
                 track = self._tracks[best]
                 track.corners = found.corners[i].copy()
+            track.belief = found.read_probabilities[i].copy()
             track.seen.append(number)
             track.labels.append(label)
             track.confidence.append(float(found.read_confidence[i]))
@@ -188,6 +192,7 @@ class ReadingWindow:
             find_confidence=np.asarray(find_confidence, np.float32),
             labels=tuple(labels),
             read_confidence=np.asarray(read_confidence, np.float32),
+            read_probabilities=_beliefs(tracks),
         )
         unsure = {int(i) for i in np.flatnonzero(found.confidence < UNCERTAIN_BELOW)} | doubted
         if doubt:
@@ -195,6 +200,14 @@ class ReadingWindow:
                        if _surely_read_otherwise(track, doubt, labels[i])}
         unsure = sorted(unsure)
         return Reading(found=found, layout=lay_out(found, "table"), uncertain=tuple(unsure))
+
+
+def _beliefs(tracks: list[_Track]) -> np.ndarray:
+    """The tracks' newest beliefs stacked, or none kept (``(N, 2, 0)``) where one is missing."""
+    beliefs = [t.belief for t in tracks]
+    if any(b is None for b in beliefs) or len({b.shape for b in beliefs}) != 1:  # type: ignore[union-attr]
+        return np.zeros((len(tracks), 2, 0), np.float32)
+    return np.stack(beliefs)  # type: ignore[arg-type]
 
 
 def _winner(votes: list[tuple[str, float]]) -> str:

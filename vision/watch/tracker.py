@@ -58,6 +58,7 @@ from rummi.engine.referee import Side, Spot, judge_turn
 from rummi.engine.referee.verdicts import Status, TurnVerdict
 from rummi.engine.rules import Rules, get_rules
 from rummi.engine.tiles import Tile
+from rummi.vision.classes import NOT_A_TILE
 from rummi.vision.detections import TileDetections
 from rummi.vision.layout import lay_out
 from rummi.vision.scanner import ScanResult
@@ -98,7 +99,8 @@ class FindAndRead(Protocol):
     reader: Any
     uncertain_below: float
 
-    def weigh_by_set_mates(self, found: TileDetections, layout: Any, edition: str) -> tuple[TileDetections, Any]: ...
+    def weigh_by_set_mates(self, found: TileDetections, layout: Any, edition: str, *,
+                           settled: np.ndarray | None = None) -> tuple[TileDetections, Any]: ...
 Table = list[list[Tile]]
 
 
@@ -410,10 +412,14 @@ class TurnTracker:
             labels[i], confidence[i] = old.found.labels[j], old.found.read_confidence[j]
             if old.found.read_probabilities.shape[2] == answers:
                 beliefs[i] = old.found.read_probabilities[j]
-        merged = found.with_reads(corners, labels, confidence, beliefs).without_non_tiles()
-        # A tile is weighed by its set-mates on every reading: a tile read before its mates
-        # were laid (an upright 6 half taken for a turned 9) is mended once they are.
-        merged, layout = scanner.weigh_by_set_mates(merged, lay_out(merged, "table"), self.rules.edition)
+        read_now = found.with_reads(corners, labels, confidence, beliefs)
+        is_tile = np.array([label != NOT_A_TILE for label in read_now.labels], bool)
+        merged = read_now[is_tile]
+        settled = np.isin(np.arange(len(found)), list(known))[is_tile]
+        # A fresh tile is weighed by its set-mates, the settled ones among them too (an upright
+        # 6 laid beside a run, half taken for a turned 9, is a 6); a settled tile stays as read.
+        merged, layout = scanner.weigh_by_set_mates(merged, lay_out(merged, "table"), self.rules.edition,
+                                                    settled=settled)
         uncertain = uncertain_tiles(merged, (frame_bgr.shape[1], frame_bgr.shape[0]), scanner.uncertain_below)
         return ScanResult(found=merged, layout=layout, uncertain=uncertain)
 
