@@ -11,7 +11,8 @@ of tens to thousands, for the positions it covers:
   new set demanded for it: the rules of the benchmark and of several presets), or there is no
   joker on the table at all (under other rules :mod:`engine.solver.fates` settles each table
   joker's fate first and hands this module plain positions);
-* no locked set (``locked_joker_sets``), at most 4 colours, 3 copies, 7 jokers;
+* no locked set (``locked_joker_sets``: :mod:`engine.solver.locked` chooses each locked set's
+  growth and hands this module the rest), at most 4 colours, 3 copies, 7 jokers;
 * the walks stay within :data:`ROW_BUDGET` states (:data:`BIG_ROW_BUDGET` on a table of more
   than :data:`MAX_TILES` numbered tiles, where only plays of the whole rack are tried): beyond
   that the integer program is as fast.
