@@ -13,8 +13,8 @@ package, which knows no joker rule, is timed but may play more than the rules al
 "optimal" column says how often it played as many tiles as the legal optimum.
 
 For the preset classes it also times the route of the solver before issue 19's fates
-(:mod:`engine.solver.fates` switched off: the free-joker play if the referee accepts it, else
-the integer program) on the same positions in the same run, and counts our answer optimal when
+(:mod:`engine.solver.fates` and :mod:`engine.solver.locked` switched off: the free-joker play if
+the referee accepts it, else the integer program) on the same positions in the same run, and counts our answer optimal when
 its (tiles, value, sets unchanged) equals that route's, which is exact by other means.
 
 Per class it prints the median and worst time of each solver, the ratio of the medians, and how
@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rummi.engine.rules import Rules, get_rules  # noqa: E402
-from rummi.engine.solver import fates, solve  # noqa: E402
+from rummi.engine.solver import fates, locked, solve  # noqa: E402
 
 from benchmarks.positions import CLASSES, PRESET_CLASSES, Deal, DealClass, deal  # noqa: E402
 
@@ -78,13 +78,14 @@ class Package:
 
 @contextlib.contextmanager
 def route_before_fates():
-    """The solver as it was before engine.solver.fates: for timing it in the same run."""
-    saved = fates.applies
-    fates.applies = lambda pos, opened: False
+    """The solver as it was before engine.solver.fates and engine.solver.locked (locked sets to
+    the integer program): for timing it in the same run, and as the exact answer to compare."""
+    saved = fates.applies, locked.applies
+    fates.applies = locked.applies = lambda pos, opened: False
     try:
         yield
     finally:
-        fates.applies = saved
+        fates.applies, locked.applies = saved
 
 
 def rules_of(kind: DealClass) -> Rules:

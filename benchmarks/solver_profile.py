@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rummi.engine.solver as solver_package  # noqa: E402
-from rummi.engine.solver import dp, dp_kernel, fates  # noqa: E402
+from rummi.engine.solver import dp, dp_kernel, fates, locked  # noqa: E402
 
 from benchmarks.positions import CLASSES, PRESET_CLASSES, deal  # noqa: E402
 from benchmarks.solver import rules_of  # noqa: E402
@@ -89,6 +89,8 @@ PARTS = [
     (fates, "settle", "fates: settle a combination"),
     (fates, "restore", "fates: restore an answer"),
     (fates, "solve", "fates: rest"),
+    (locked, "_fixed_part", "locked: a growth's rest position"),
+    (locked, "solve", "locked: rest"),
     (solver_package, "judge_turn", "referee judge_turn"),
     (solver_package, "read_joker_fates", "referee: joker question alone (read_joker_fates)"),
     (solver_package, "solve_turn", "integer program (HiGHS)"),

@@ -250,3 +250,21 @@ def test_expert_named_cases(table: str, rack: str, tiles: int) -> None:
                        edition="expert")
     assert fast.tiles == tiles
     assert _key(fast) == _key(slow)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_big_tables_floor_asks_for_more_sets_kept_whole(seed: int) -> None:
+    # on a big table only whole-rack plays are walked; a floor at the best play's own score
+    # asks for one more old set kept whole, which no play has (engine.solver.fates' floors)
+    rules = get_rules("goliath_modern", **FREE)
+    p = deal(CLASSES["late-game"], seed)
+    pos = Position(p.table, p.rack, rules.box, RuleView.of(rules))
+    assert dp._is_big(pos)
+    best = dp.solve_after_opening(pos, Objective.TILES)
+    if best is None or best.tiles < len(p.rack):
+        pytest.skip("no whole-rack play here")
+    tiles, value, kept = _key(best)
+    with pytest.raises(dp.BelowFloor):
+        dp.solve_after_opening(pos, Objective.TILES, floor=(tiles, value, kept))
+    again = dp.solve_after_opening(pos, Objective.TILES, floor=(tiles, value, kept - 1))
+    assert again is not None and _key(again) == _key(best)

@@ -41,6 +41,10 @@ CASES = [
     ("czech_piatnik: mid-game, table joker", 0),
     # two jokers freed, the relaxed play rejected: split by the new sets both land in
     ("default: late-game, 2 table jokers", 19),
+    # the freed jokers' landings are walked with the next best of the queue, judged first, as
+    # their floor: 4 walks instead of 70 (the big-table walks honour the floor's sets kept)
+    ("default: late-game, 2 table jokers", 16),
+    ("default: long rack, table joker", 23),
     # a kept joker's tile would be a fourth of a kind in the XP box (the kernel holds three):
     # that fate is walked as a free joker, a bound, instead of sending the position to HiGHS
     ("default: xp 90 + 24, 2 + 2 jokers", 23),

@@ -27,7 +27,7 @@ from rummi.engine.melds import classify
 from rummi.engine.notation import format_sets, format_tiles, sets_to_json, tile_to_json
 from rummi.engine.referee.judge import judge_turn
 from rummi.engine.rules import Rules, get_rules
-from rummi.engine.solver import dp, fates, opening, specials
+from rummi.engine.solver import dp, fates, locked, opening, specials
 from rummi.engine.solver.explain import explain
 from rummi.engine.solver.position import Position, RuleView
 from rummi.engine.solver.turn import Objective, TurnAnswer, solve_turn
@@ -171,12 +171,19 @@ def _best(
     that play is the best legal one (the packed objective, tie-breaks included, can only be
     lower under more rules). Otherwise each table joker's fates are solved one by one
     (:mod:`engine.solver.fates`, the same argument with tighter relaxations), and where that
-    proves nothing the integer program, which encodes the rules, answers.
+    proves nothing the integer program, which encodes the rules, answers. Locked joker sets
+    (Pagat's Sabra) keep the programme out too: :mod:`engine.solver.locked` walks each choice
+    of their growths with the programme solving the rest.
     """
     if opening.applies(pos, opened):
         return opening.search(pos, goal), False
     if compiled and dp.applies(pos, opened):
         answer = dp.solve_after_opening(pos, goal)
+        if answer is not None:
+            return answer, False
+    if compiled and _judgeable(rules) and locked.applies(pos, opened):
+        # each locked set's growth chosen, the rest walked; judged once more by ``_judged``
+        answer = locked.solve(pos, goal, _joker_judge(pos, rules))
         if answer is not None:
             return answer, False
     relaxed = _jokers_free(pos)

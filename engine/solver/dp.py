@@ -11,7 +11,8 @@ of tens to thousands, for the positions it covers:
   new set demanded for it: the rules of the benchmark and of several presets), or there is no
   joker on the table at all (under other rules :mod:`engine.solver.fates` settles each table
   joker's fate first and hands this module plain positions);
-* no locked set (``locked_joker_sets``), at most 4 colours, 3 copies, 7 jokers;
+* no locked set (``locked_joker_sets``: :mod:`engine.solver.locked` chooses each locked set's
+  growth and hands this module the rest), at most 4 colours, 3 copies, 7 jokers;
 * the walks stay within :data:`ROW_BUDGET` states (:data:`BIG_ROW_BUDGET` on a table of more
   than :data:`MAX_TILES` numbered tiles, where only plays of the whole rack are tried): beyond
   that the integer program is as fast.
@@ -232,9 +233,14 @@ def solve_after_opening(
 def _solve(pos: Position, objective: Objective, floor: Floor | None = None) -> TurnAnswer:
     walks = _Walks(pos, objective)
     if _is_big(pos):
-        if floor is not None and walks.main_left[0] < walks.pack(floor[0], floor[1]):
-            raise BelowFloor  # even the whole rack falls short
-        choices = _whole_rack_on_big_table(walks)
+        fewest = 0
+        if floor is not None:
+            need = walks.pack(floor[0], floor[1])
+            if walks.main_left[0] < need:
+                raise BelowFloor  # even the whole rack falls short
+            if walks.main_left[0] == need:
+                fewest = floor[2] + 1  # as good otherwise: it must keep more old sets whole
+        choices = _whole_rack_on_big_table(walks, fewest)
     else:
         choices = _two_phases(walks, floor)
     return _lay_out(pos, choices, walks.old, walks.values)
@@ -437,37 +443,47 @@ def _two_phases(walks: _Walks, beat: Floor | None = None) -> list[int]:
     return walks.path(best)
 
 
-def _whole_rack_on_big_table(walks: _Walks) -> list[int]:
+def _whole_rack_on_big_table(walks: _Walks, fewest: int = 0) -> list[int]:
     """On a big table, walking every way to lay it out costs more than HiGHS, so only the
-    common case is tried: every rack tile played (if none does, the integer program answers)."""
+    common case is tried: every rack tile played (if none does, the integer program answers).
+    ``fewest``: only a play keeping at least that many old sets whole is asked for."""
     walks.budget = BIG_ROW_BUDGET
-    return _fewest_changes(walks, int(walks.main_left[0]))
+    return _fewest_changes(walks, int(walks.main_left[0]), fewest)
 
 
-def _fewest_changes(walks: _Walks, main: int) -> list[int]:
+def _fewest_changes(walks: _Walks, main: int, fewest: int = 0) -> list[int]:
     """The play that reaches ``main`` (primary and secondary criteria) and keeps the most old
     sets whole. Bounds first (:func:`_tighten_kept_bounds`), then a beam walk finds a good
     play keeping K sets (if it finds none, a wider one), then one exact walk asks for K + 1 or
     more: it finds the best of those, or proves there is none. (A wide beam before that exact
     walk, to find a better play sooner, cost more than it saved: XP states per position,
-    median of 40, 125k with a beam of 4,000 first, 113k without.)"""
-    _tighten_kept_bounds(walks, main)
+    median of 40, 125k with a beam of 4,000 first, 113k without.)
+
+    ``fewest`` > 0 (a floor that keeps fewest - 1 sets, engine.solver.fates): where no play
+    keeps that many, :class:`BelowFloor` (often proven by the tail bounds alone, no walk)."""
+    nothing = BelowFloor if fewest else NoWholeRack  # what finding no play proves
+    try:
+        _tighten_kept_bounds(walks, main)
+    except NoWholeRack:
+        raise nothing from None
     most = int(walks.kept_left[0, walks.pool])
-    best, score = walks.main(main, 0, beam=BEAM)
+    if most < fewest:
+        raise BelowFloor
+    best, score = walks.main(main, fewest, beam=BEAM)
     if len(walks.rows) <= BEAM:  # no layer outgrew the beam: the walk was exact
         if best < 0:
-            raise NoWholeRack
+            raise nothing
         return walks.path(best)
     if best < 0:
-        best, score = walks.main(main, 0, beam=BEAM_RETRY)
+        best, score = walks.main(main, fewest, beam=BEAM_RETRY)
         if best < 0 and len(walks.rows) <= BEAM_RETRY:
-            raise NoWholeRack  # an exact walk found nothing
+            raise nothing  # an exact walk found nothing
     if best < 0:  # the beams lost their way: from the most that might be kept down
-        for floor in range(most, -1, -1):
+        for floor in range(most, fewest - 1, -1):
             best, score = walks.main(main, floor)
             if best >= 0:
                 return walks.path(best)
-        raise NoWholeRack  # nothing reaches ``main`` (on a big table: not every rack tile fits)
+        raise nothing  # nothing reaches ``main`` (on a big table: not every rack tile fits)
     choices, kept = walks.path(best), score % walks.main_unit
     if kept < most:
         best, score = walks.main(main, kept + 1)

@@ -198,17 +198,27 @@ def solve(
         if splits is None:
             return None  # too many to walk: the integer program is faster
         # the splits, likeliest first; none can beat the rejected answer, so a split answer
-        # that reaches it is the best of the queue: judged at once, the rest are not walked
+        # that reaches it is the best of the queue: judged at once, the rest are not walked.
+        # The next best of the queue is judged first: accepted, it is the floor of the splits'
+        # walks, which then mostly prove at once that they cannot beat it
         parent = score(answer, objective)
+        head = queue[0] if queue else None
+        if head is not None and head[2].tiles > 0 and judged(head):
+            if score(head[2], objective) >= parent:  # as good as any split can be
+                return None if no_whole_rack and head[2].tiles < len(pos.rack_in) else head[2]
+            if accepted is None or score(head[2], objective) > score(accepted, objective):
+                accepted = head[2]
         for walks, landing in enumerate(_likeliest_first(splits, answer, combo)):
             if walks >= MAX_LANDING_WALKS or not offer(combo, landing):
                 return None
-            head = queue[0] if queue else None
-            if head is not None and head[1] not in verdicts and score(head[2], objective) >= parent:
-                if judged(head):
-                    if no_whole_rack and head[2].tiles < len(pos.rack_in):
-                        return None
-                    return head[2]
+            # the best entry reaching the rejected answer the referee has not rejected (one it
+            # rejected waits in the queue for its own splits)
+            reaching = [e for e in queue if score(e[2], objective) >= parent and verdicts.get(e[1]) is not False]
+            head = min(reaching, key=lambda e: e[:2]) if reaching else None
+            if head is not None and judged(head):
+                if no_whole_rack and head[2].tiles < len(pos.rack_in):
+                    return None
+                return head[2]
     return None
 
 

@@ -164,7 +164,7 @@ def solve_turn(
                     extra = [pos.tile(i) for i, n in option for _ in range(n)]
                     if jokers:
                         extra += [pos.joker_tile[ANY]] * jokers
-                    sets.append(_ordered(list(s.tiles), extra, pos.edition) if extra else list(s.tiles))
+                    sets.append(grown_set(list(s.tiles), extra, pos.edition) if extra else list(s.tiles))
                     flags.append(not option and not jokers)
     for layer in (table_layer, freed_layer, opening_layer):
         if layer is not None:
@@ -182,7 +182,7 @@ def solve_turn(
     )
 
 
-def _ordered(tiles: list[Tile], extra: list[Tile], edition: object) -> list[Tile]:
+def grown_set(tiles: list[Tile], extra: list[Tile], edition: object) -> list[Tile]:
     """A locked set grown at its ends, laid out in reading order (jokers where they stand)."""
     grown = tiles + extra
     verdict = classify(grown, edition)

@@ -1,0 +1,86 @@
+"""engine.solver.locked: Pagat's Sabra locked joker sets by the dynamic programme, growth by growth.
+
+Each answer is compared with the integer program (which encodes the locked sets as choices of
+growths) on the same position, and the route is checked: these positions must not reach it.
+"""
+
+from __future__ import annotations
+
+import pytest
+import rummi.engine.solver as solver
+from rummi.engine.notation import format_sets, parse_sets, parse_tiles
+from rummi.engine.referee import judge_turn
+from rummi.engine.rules import get_rules
+from rummi.engine.solver import Objective, locked, solve
+from rummi.engine.solver.position import Position, RuleView
+
+from benchmarks.positions import PRESET_CLASSES, deal, joker_deal
+
+SABRA = "pagat_sabra"
+
+
+def _score(hint) -> tuple[int, int, int]:
+    return hint.tiles_played, hint.value_played, sum(hint.untouched)
+
+
+def _no_integer_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args, **kwargs):
+        raise AssertionError("the integer program was asked")
+
+    monkeypatch.setattr(solver, "solve_turn", refuse)
+
+
+def _fast_and_exact(table, rack, edition, objective, monkeypatch, opened=True):
+    exact = solve(table, rack, opened=opened, edition=edition, rules=SABRA, objective=objective, compiled=False)
+    with monkeypatch.context() as m:
+        _no_integer_program(m)
+        fast = solve(table, rack, opened=opened, edition=edition, rules=SABRA, objective=objective)
+    return fast, exact
+
+
+# the benchmark's Sabra class: 3 settled by a bound the referee accepts, 14 and 26 walk every
+# growth (the bound is not reached), 22 and 28 hold 117-138 growths of one locked run
+@pytest.mark.parametrize("seed", [0, 3, 8, 14, 22, 26, 28])
+@pytest.mark.parametrize("objective", list(Objective))
+def test_locked_sets_give_the_integer_programs_answer_without_it(
+    seed: int, objective: Objective, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kind = PRESET_CLASSES["pagat_sabra: mid-game, table joker"]
+    p = deal(kind, seed)
+    fast, exact = _fast_and_exact(p.table, p.rack, p.edition, objective, monkeypatch)
+    assert _score(fast) == _score(exact)
+    assert judge_turn(p.table, fast.table, opened=True, rack=p.rack, rules=SABRA, edition=p.edition).legal
+
+
+def test_small_positions_with_locked_sets_match_the_integer_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    checked = 0
+    for seed in range(60):
+        p = joker_deal(seed, get_rules(SABRA).edition)
+        pos = Position(p.table, p.rack, p.edition, RuleView.of(SABRA))
+        if not p.opened or not locked.applies(pos, True):
+            continue
+        for objective in Objective:
+            fast, exact = _fast_and_exact(p.table, p.rack, p.edition, objective, monkeypatch)
+            assert _score(fast) == _score(exact), (seed, objective, format_sets(p.table))
+        checked += 1
+    assert checked >= 30
+
+
+def test_a_growth_may_take_a_table_tile(monkeypatch: pytest.MonkeyPatch) -> None:
+    # r8 fits only once r7 leaves its group for the locked run: r4 J r6 r7 r8, b7 o7 k7
+    fast, exact = _fast_and_exact(parse_sets("r4 J r6 | r7 b7 o7 k7"), parse_tiles("r8 k1"), None,
+                                  Objective.TILES, monkeypatch)
+    assert fast.tiles_played == exact.tiles_played == 1
+    assert sorted(format_sets(fast.table).split(" | ")) == ["k7 b7 o7", "r4 J r6 r7 r8"]
+
+
+def test_a_locked_set_left_as_it_was_counts_as_untouched(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, exact = _fast_and_exact(parse_sets("r5 J r7 | k1 k2 k3"), parse_tiles("k4 b9"), None,
+                                  Objective.TILES, monkeypatch)
+    assert _score(fast) == _score(exact) == (1, 4, 1)
+    assert "r5 J r7" in format_sets(fast.table).split(" | ")
+
+
+def test_nothing_fits_a_locked_set_is_a_draw_without_the_integer_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, exact = _fast_and_exact(parse_sets("r5 J r7"), parse_tiles("k1 b9"), None, Objective.TILES, monkeypatch)
+    assert fast.is_draw and exact.is_draw
