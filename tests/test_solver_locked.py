@@ -84,3 +84,20 @@ def test_a_locked_set_left_as_it_was_counts_as_untouched(monkeypatch: pytest.Mon
 def test_nothing_fits_a_locked_set_is_a_draw_without_the_integer_program(monkeypatch: pytest.MonkeyPatch) -> None:
     fast, exact = _fast_and_exact(parse_sets("r5 J r7"), parse_tiles("k1 b9"), None, Objective.TILES, monkeypatch)
     assert fast.is_draw and exact.is_draw
+
+
+def test_many_locked_sets_are_walked_lazily_and_coloured_jokers_do_not_break_the_walk() -> None:
+    # Review finding: eight locked Expert runs of 10-12 growths each make 207 million
+    # combinations; building them all ran out of memory, and a walk with no plain rack joker
+    # asked for one (KeyError). The walk takes them lazily and stops at MAX_WALKS; the hint is
+    # the referee's legal best (the integer program's answer, 20 tiles).
+    table = parse_sets("r2 Jr r4 r5 | r9 Jr r11 r12 | b2 Jb b4 b5 | b9 Jb b11 b12 | "
+                       "k2 Jk k4 k5 | k9 Jk k11 k12 | o2 Jo o4 o5 | o9 Jo o11 o12", "expert")
+    rack = parse_tiles("r1 r6 r7 r8 r13 b1 b6 b7 b8 b13 k1 k6 k7 k8 k13 o1 o6 o7 o8 o13 b3 k3", "expert")
+    pos = Position(table, rack, "expert", RuleView.of(SABRA))
+    combinations = locked._likeliest_first(pos, [k for k, s in enumerate(pos.sets) if s.locked], None)
+    assert not isinstance(combinations, list) and len(next(iter(combinations))) == 8
+    hint = solve(table, rack, opened=True, edition="expert", rules=SABRA)
+    assert hint.tiles_played == 20
+    verdict = judge_turn(table, hint.table, rules=get_rules(SABRA), opened=True, rack=rack, edition="expert")
+    assert verdict.status.value == "legal"

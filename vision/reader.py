@@ -125,7 +125,10 @@ class TileReader:
         differ only by where the number and the brand mark sit, faint in a small or blurred
         crop). It changes a reading only where the reader's own belief was divided between
         the two ways up (less than ``SURE_ENOUGH`` on the way its corners lie): a tile read
-        surely facing unlike every mate (a player did lay it turned) stays as it was read.
+        surely facing unlike every mate (a player did lay it turned) stays as it was read, and
+        no confidence rises: a tile the weighing chose is as unsure as the reader's own read
+        (a real 9 laid turned in a group of upright 9s, read 0.64 as it lies, becomes a 6 that
+        stays flagged, never a sure 6 that would make the table invalid).
         (On the robustness benchmark's generated scenes, whose sets turn 4 % of their tiles on
         purpose, weighing sure tiles too turned three right reads wrong and mended three;
         weighing only divided ones mends two and turns none wrong.)
@@ -162,7 +165,9 @@ class TileReader:
         all_confidence = found.read_confidence.copy()
         corners, probabilities = found.corners.copy(), probabilities.copy()
         for n, i in enumerate(weighed):
-            all_labels[i], all_confidence[i] = labels[n], confidence[n]
+            # The mates choose the way up; they do not make the crop clearer: a read the reader
+            # was unsure of stays as unsure (flagged, so the referee never accuses over it).
+            all_labels[i], all_confidence[i] = labels[n], min(confidence[n], found.read_confidence[i])
             if turned[n]:
                 corners[i] = np.roll(corners[i], 2, axis=0)
                 probabilities[i] = probabilities[i, ::-1]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 import itertools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from rummi.engine.solver import dp, fates
@@ -152,7 +152,7 @@ def solve(pos: Position, objective: Objective, judge: Callable[[TurnAnswer], boo
     return best
 
 
-def _likeliest_first(pos: Position, locked: list[int], upper: TurnAnswer | None) -> list[tuple[int, ...]]:
+def _likeliest_first(pos: Position, locked: list[int], upper: TurnAnswer | None) -> Iterator[tuple[int, ...]]:
     """Every combination of growths (an index into each locked set's extensions), the likeliest
     best first: per locked set, the growth closest to what the relaxed play laid beside its
     tiles (the set of the relaxed table holding most of them), then the smaller growths."""
@@ -168,7 +168,7 @@ def _likeliest_first(pos: Position, locked: list[int], upper: TurnAnswer | None)
             grown = Counter(dict(s.extensions[e]))
             return -sum((grown & beside).values()), sum((grown - beside).values()) + s.extension_jokers[e], e
         ranked.append(sorted(range(len(s.extensions)), key=promise))
-    return list(itertools.product(*ranked))
+    return itertools.product(*ranked)  # lazily: eight locked sets have millions, MAX_WALKS are walked
 
 
 def _indices(pos: Position, tiles: list[Tile]) -> list[int]:
@@ -186,7 +186,8 @@ def _grown_sets(pos: Position, locked: list[int], choice: tuple[int, ...]) -> li
     for k, e in zip(locked, choice):
         s = pos.sets[k]
         extra = [pos.tile(i) for i, n in s.extensions[e] for _ in range(n)]
-        extra += [pos.joker_tile[ANY]] * s.extension_jokers[e]
+        if s.extension_jokers[e]:
+            extra += [pos.joker_tile[ANY]] * s.extension_jokers[e]
         out.append(grown_set(list(s.tiles), extra, pos.edition) if extra else list(s.tiles))
     return out
 
@@ -223,7 +224,8 @@ def _fixed_part(
         table_count[i] = max(0, table_count[i] - n)
         rack_count[i] -= from_rack
         played += [pos.tile(i)] * from_rack
-    played += [pos.joker_tile[ANY]] * jokers
+    if jokers:  # plain rack jokers only (checked above); Expert's coloured ones never grow a locked set here
+        played += [pos.joker_tile[ANY]] * jokers
     rest = copy.copy(pos)
     rest.sets = [s for s in pos.sets if not s.locked]
     rest.table_count, rest.rack_count = table_count, rack_count
