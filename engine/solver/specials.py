@@ -61,8 +61,10 @@ RestSolver = Callable[[Position, bool, "tuple[int, int, int] | None"], "TurnAnsw
 MAX_CANDIDATES = 2500
 #: combinations of special sets kept at most; beyond it the hint is not proven
 MAX_COMBINATIONS = 20000
-#: rests solved at most per hint; beyond it the hint is not proven
-MAX_RESTS = 400
+#: rests solved at most per hint (about a millisecond each); beyond it the hint is not proven
+MAX_RESTS = 4000
+#: rests up to which each gets a bound of its own (about 0.1 ms each); beyond, one bound for all
+PER_REST_BOUNDS = 1000
 #: seconds one hint's search may take at most (a player waits for it at the table); past it
 #: the hint is the best legal play found so far, marked not proven optimal. The bounded search
 #: below finishes far sooner: the clock is a guard, not the way the search ends
@@ -684,8 +686,9 @@ def solve(
     referee rejected); that holds for a play of no tile too, so that a caller never calls a
     draw proven when the search that found nothing was not exhaustive."""
     first = None
+    cache: dict = {}
     if plain is None:  # the play with every special joker where it is, by the fast methods
-        first = _with(pos, opened, objective, [], rest)
+        first = _with(pos, opened, objective, [], rest, cache=cache)
     # the clock starts after it: a process's first hint loads the compiled kernel there
     deadline = time.monotonic() + budget_s
     nothing = plain  # what to answer when nothing can be played: a play of no tile
@@ -715,7 +718,7 @@ def solve(
         by_rest.setdefault(_rest_key(combo), []).append(combo)
     heap: list[tuple[tuple[int, ...], int, list]] = []
     tick = itertools.count()
-    bound = _bounder(pos, objective)
+    bound = _bounder(pos, objective, per_rest=len(by_rest) <= PER_REST_BOUNDS)
     sizes = [len(s) for s in pos.table_sets_in]
     for key, group in by_rest.items():
         # at one bound: the rests with no loose tile first (a set grown or made whole), then
@@ -735,10 +738,12 @@ def solve(
             break
         solved += 1
         for combo in group:
-            # a play as good in tiles and value is asked for too: other sourcings of the same
-            # sets may keep more old sets whole
-            floor = (best_score[0], best_score[1], -1) if best is not None else None
-            candidate = _with(pos, opened, objective, list(combo), rest, floor)
+            # a play as good in tiles and value is asked for too when it keeps nearly as many
+            # old sets whole: other sourcings of the same sets keep at most the ``marked`` ones
+            # more (the sets the rest was told not to keep, :func:`_with`)
+            marked = _marked(pos, combo)
+            floor = (best_score[0], best_score[1], best_score[2] - marked) if best is not None else None
+            candidate = _with(pos, opened, objective, list(combo), rest, floor, cache)
             if candidate is None:
                 continue
             if candidate.tiles == 0:
@@ -754,7 +759,7 @@ def solve(
                     # the best rest of this choice of special sets broke a joker rule, and a
                     # worse rest of it that keeps the rule is not looked for: not proven
                     proven = False
-            if not any(k == TABLE for c in combo for k, _ in c.taken):
+            if not marked or score[2] + marked <= best_score[2]:
                 continue
             # the same sets with their table tiles from named sets: as many tiles and points
             # at most, more old sets whole perhaps (each set a tile leaves is changed)
@@ -763,7 +768,7 @@ def solve(
                 broken = {k for c in variant for k, _ in c.taken}
                 if (score[0], score[1], len(pos.table_sets_in) - len(broken)) <= best_score:
                     continue
-                other = _with(pos, opened, objective, list(variant), rest, best_score)
+                other = _with(pos, opened, objective, list(variant), rest, best_score, cache)
                 if other is None or other.tiles == 0 or _score(other, objective) <= best_score:
                     continue
                 if legal(other):
@@ -779,51 +784,88 @@ def _neg(score: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(-x for x in score)
 
 
+def _marked(pos: Position, combo: tuple[SpecialSet, ...]) -> int:
+    """The jokerless table sets holding a kind that ``combo`` takes from :data:`TABLE`: the
+    rest is told not to keep them whole (one of them gave the tile, which the kernel cannot
+    say), so a sourcing from named sets keeps at most these more."""
+    gone = {t for c in combo for k, t in c.taken if k == TABLE}
+    if not gone:
+        return 0
+    return sum(1 for s in pos.table_sets_in if not any(t.is_joker for t in s) and any(t in gone for t in s))
+
+
 def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
     rack = _key([t for c in combo for t in c.rack])
-    taken = tuple(sorted(((k, str(t)) for c in combo for k, t in c.taken)))
+    taken = tuple(sorted(((k, t) for c in combo for k, t in c.taken), key=lambda x: (x[0], str(x[1]))))
     return rack, taken
 
 
-def _bounder(pos: Position, objective: Objective) -> Callable[[tuple], tuple[int, int, int]]:
+def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[tuple], tuple[int, int, int]]:
     """What a rest can reach at best: the special sets' rack tiles and every rack tile left that
-    a plain set could hold (by :func:`_could_play`), given what the special sets leave."""
+    a plain set could hold (by :func:`_could_play`), given the tiles the special sets leave
+    (``per_rest``) or given the whole table and rack (cheaper, and as true: a rest has less)."""
     everything = Counter(t for s in pos.table_sets_in for t in s if not _is_special(t))
     everything += Counter(t for t in pos.rack_in if not _is_special(t))
     playable = {t for t in everything if _could_play(t, everything, _jokers(everything), pos.edition)}
+    # what every rest has at most: the rack's plain tiles and those of the sets without
+    # special jokers (a set holding one gives the rest its tiles only when it is broken)
+    holds = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
+    base = Counter(t for k, s in enumerate(pos.table_sets_in) if not holds[k] for t in s)
+    base += Counter(t for t in pos.rack_in if not _is_special(t))
+    rack = Counter(pos.rack_in)
+    rack_playable = [t for t in pos.rack_in if t in playable]
+    # per kind: the jokerless table sets holding it (each holds one at most) and the copies
+    plain_sets: dict[Tile, list[int]] = {}
+    for k, s in enumerate(pos.table_sets_in):
+        if not any(t.is_joker for t in s):
+            for t in set(s):
+                plain_sets.setdefault(t, []).append(k)
+    table = Counter(t for s in pos.table_sets_in for t in s)
+
+    def changed(key: tuple) -> int:
+        """Old sets that no sourcing of the rest's special sets leaves whole: those a tile
+        taken from :data:`TABLE` must leave (the rest of its kind, on the table or the rack's
+        spare copies, cannot keep every set holding it), at least the most for one kind, and
+        every one that is the only set holding a kind it must leave."""
+        gone = Counter(t for k, t in key[1] if k == TABLE)
+        spare = rack - Counter(key[0])
+        most, only = 0, set()
+        for t, n in gone.items():
+            holders = plain_sets.get(t, [])
+            short = len(holders) - (table[t] - n + min(n, spare[t]))
+            if short > 0:
+                most = max(most, short)
+                if len(holders) == 1:
+                    only.add(holders[0])
+        return max(most, len(only))
 
     def bound(key: tuple) -> tuple[int, int, int]:
         used = key[0]
-        left = Counter(pos.rack_in) - Counter(used)
-        pool = _rest_pool(pos, key, left)
+        broken = {k for k, _ in key[1] if k != TABLE}
+        whole = len(pos.table_sets_in) - len(broken) - changed(key)
+        if not per_rest:  # every playable rack tile, and the special jokers the sets use
+            play = rack_playable + [t for t in used if t not in playable]
+            tiles, value = len(play), played_value(pos, play)
+            first, second = (tiles, value) if objective is Objective.TILES else (value, tiles)
+            return first, second, whole
+        left = rack - Counter(used)
+        pool = base - Counter(t for t in used if not _is_special(t))
+        for k in broken:
+            if holds[k]:
+                pool.update(t for t in pos.table_sets_in[k] if not _is_special(t))
+        pool -= Counter(t for _, t in key[1] if not _is_special(t))
         jokers = _jokers(pool)
         rest = [t for t in left.elements() if t in playable and _could_play(t, pool, jokers, pos.edition)]
         play = [*used, *rest]
         tiles, value = len(play), played_value(pos, play)
         first, second = (tiles, value) if objective is Objective.TILES else (value, tiles)
-        return first, second, len(pos.table_sets_in) - len({k for k, _ in key[1] if k != TABLE})
+        return first, second, whole
 
     return bound
 
 
 def _jokers(pool: Counter) -> int:
     return sum(n for t, n in pool.items() if t.is_joker)
-
-
-def _rest_pool(pos: Position, key: tuple, left: Counter) -> Counter:
-    """The plain tiles a rest may use: the rack's and those of the table sets it may change."""
-    taken: Counter = Counter()
-    for k, name in key[1]:
-        taken[(k, name)] += 1
-    pool: Counter = Counter(t for t in left.elements() if not _is_special(t))
-    for k, s in enumerate(pos.table_sets_in):
-        if any(_is_special(t) for t in s) and not any(j == k for j, _ in taken):
-            continue  # stays as it is: it gives the rest no tile
-        have = Counter(t for t in s if not _is_special(t))
-        for t in list(have):
-            have[t] -= taken[(k, str(t))]
-        pool += +have
-    return pool - Counter({t: taken[(TABLE, str(t))] for t in list(pool)})
 
 
 def _could_play(t: Tile, pool: Counter, jokers: int, ed: Edition) -> bool:
@@ -852,10 +894,12 @@ def _with(
     chosen: list[SpecialSet],
     rest: RestSolver,
     floor: tuple[int, int, int] | None = None,
+    cache: dict | None = None,
 ) -> TurnAnswer | None:
     """The special sets ``chosen`` and the best play of the rest of the rack around them;
     ``None`` where the rest cannot be laid out, or (``floor``, a score of :func:`_score`) where
-    no play with these special sets scores more than ``floor``."""
+    no play with these special sets scores more than ``floor``. ``cache``: the rests' table
+    positions of one search (:func:`_sub_position`)."""
     used = Counter(t for c in chosen for t in c.rack)
     left_rack = list((Counter(pos.rack_in) - used).elements())
     taken = Counter(x for c in chosen for x in c.taken if x[0] != TABLE)
@@ -891,7 +935,7 @@ def _with(
     if not opened:
         rules = replace(rules, threshold=max(0, rules.threshold - value))
     try:
-        sub = Position(table, left_rack, pos.edition, rules)
+        sub = _sub_position(table, left_rack, pos, rules, cache)
     except RummiError:
         return None
     if changed:
@@ -950,6 +994,40 @@ def _with(
         opening_value=(rest_opening + value) if not opened else 0,
         proven=proven,
     )
+
+
+def _sub_position(
+    table: list[tuple[Tile, ...]], rack: list[Tile], pos: Position, rules, cache: dict | None  # type: ignore[no-untyped-def]
+) -> Position:
+    """``Position(table, rack, ...)``, the table read once per search: most rests of one search
+    share their table (every plain set) and differ in the rack (reading the table's sets again
+    cost half of a rest's time). The rack's fields are filled as :class:`Position` does."""
+    if cache is None or rules.locked_joker_sets:  # a locked set's ways to grow read the rack
+        return Position(table, rack, pos.edition, rules)
+    key = (tuple(table), rules)
+    base = cache.get(key)
+    if base is None:
+        base = cache[key] = Position(table, [], pos.edition, rules)
+    out = copy.copy(base)
+    out.rack_in = tuple(rack)
+    out.rack_count = [0] * base.size
+    out.rack_jokers = Counter()
+    out.unplayable_rack = []
+    joker_tile: dict[int, Tile] = {}
+    for tile in rack:
+        if tile.is_joker:
+            kind = out.joker_key(tile)
+            if kind is None:
+                out.unplayable_rack.append(tile)
+            else:
+                out.rack_jokers[kind] += 1
+                joker_tile.setdefault(kind, tile)
+        else:
+            out.rack_count[out.index(tile)] += 1
+    for kind, tile in base.joker_tile.items():
+        joker_tile.setdefault(kind, tile)
+    out.joker_tile = joker_tile
+    return out
 
 
 def _as_before(pos: Position, joker: TableJoker, k: int) -> TableJoker:
