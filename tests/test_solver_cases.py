@@ -320,8 +320,8 @@ BIG_TWIST_TABLE = (
 
 
 def test_a_rack_special_joker_joins_a_whole_run_of_a_big_table():
-    # 26 table tiles: the limited search (one plain table tile per special set) finds nothing,
-    # the unlimited one joins Jd to a whole run; once that was a draw marked proven
+    # 26 table tiles: Jd joins a whole run; once (a limited big-table search) that was a draw
+    # marked proven
     h = hint(BIG_TWIST_TABLE, "Jd", edition="twist", rules="pressman_us_2009")
     assert (h.tiles_played, format_tiles(h.play)) == (1, "Jd")
     assert judged(BIG_TWIST_TABLE, h, "pressman_us_2009", edition="twist").legal

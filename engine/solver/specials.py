@@ -10,27 +10,33 @@ are chosen by a search around the models, and the models lay out the rest of the
    joker, the colour changing only across one), groups of one number with a double joker, and
    mirror sets (two copies of a half that is a piece of a run or of a group). Each shape is
    checked by :func:`engine.melds.classify`, the one reading of Twist sets (rules.md 2.4), and
-   given every way to take its tiles: from the rack, or from a table set (any tile of a set
-   without jokers or holding special jokers, a plain joker of any set, or a tile of a set with
+   by the preset's joker rules (:func:`_joker_rule`, engine.joker_fate's definition): a table
+   special joker alone of its kind that leaves the place it stood for is freed, and where the
+   preset asks a freed joker for a new set of rack tiles (and a replacement from the rack), a
+   shape that cannot be one is not made; the run walk stops where that joker would stand
+   elsewhere in a run of table tiles. Before the opening only rack tiles are used.
+2. **Where its tiles come from** (:func:`_sourcings`): the rack, a table set holding jokers
+   (any tile of a set holding special jokers, a plain joker of any set, or a tile of a set with
    plain jokers whose rest is still a set: its jokers then keep only the places they had
-   before). Before the opening only rack tiles are used.
-2. **Every combination** of such sets that shares no tile (:func:`_combinations`): a table set
-   that gives up a tile is broken, its tiles left *loose* for the rest of the turn to place; a
-   broken set holding special jokers must have all its jokers in the chosen sets (the models
+   before), and the jokerless table sets as one source, :data:`TABLE`, taken first. Which
+   jokerless set gives a tile changes only which old sets stay whole; the rest of the turn is
+   told how many tiles of each kind are gone. The sourcings from named sets
+   (:func:`_variants`) are tried only for the best plays, for that last criterion.
+3. **Every combination** of such sets that shares no tile (:func:`_combinations`): a named table
+   set that gives up a tile is broken, its tiles left *loose* for the rest of the turn to place;
+   a broken set holding special jokers must have all its jokers in the chosen sets (the models
    cannot place them); a table set with a special joker that is not broken stays as it is.
-3. **The rest of the turn** by the exact methods (``rest``), once per distinct rest (the rack
-   tiles and table tiles the special sets use), best first against an upper bound (every rack
-   tile the rest could play), so most combinations are never solved.
-4. **Judged best first**: the first play the referee accepts (``legal``) is the hint.
+4. **The rest of the turn** by the exact methods (``rest``), once per distinct rest, best first
+   by an upper bound (every rack tile the rest could play, the old sets it cannot keep), each
+   asked only for a play that beats the best legal play found so far: the dynamic programme
+   prunes its walks on that floor and proves at once when no play does. Each better play is
+   judged (``legal``) when found; the search ends when no bound beats the best: proven.
 
-On a big table (more than :data:`BIG_TABLE` tiles) a *limited* search goes first (a special set
-takes at most one tile of a plain table set, plays a rack tile, only the 96 shapes of the most
-own and rack tiles are tried and 24 rests solved, those with no loose tile first); it proves
-nothing, so the unlimited search follows, both within :data:`TIME_BUDGET_S`. A hint is marked
-not proven optimal where the search cut anything short: the clock, the budgets below, and a
-play the referee rejected on the way (the best rest of that choice of sets broke a joker rule;
-a worse legal rest of it is not looked for). A play of no tile carries the flag too,
-so that a draw is never called proven when the search that found nothing was cut short.
+A hint is marked not proven optimal where the search was cut short: the clock
+(:data:`TIME_BUDGET_S`, a guard), the budgets below, and a play the referee rejected on the way
+(the best rest of that choice of sets broke a joker rule; a worse legal rest of it is not looked
+for). A play of no tile carries the flag too, so that a draw is never called proven when the
+search that found nothing was cut short.
 """
 
 from __future__ import annotations
@@ -59,8 +65,11 @@ RestSolver = Callable[[Position, bool, "tuple[int, int, int] | None"], "TurnAnsw
 
 #: special sets kept at most (the most rack tiles first); beyond it the hint is not proven
 MAX_CANDIDATES = 2500
-#: combinations of special sets kept at most; beyond it the hint is not proven
-MAX_COMBINATIONS = 20000
+#: combinations of special sets kept at most; beyond it the hint is not proven. Reached only
+#: where two or more special jokers could each go to many sets (big tables): there making
+#: 20,000 of them took the whole clock, and 4,000 leave it to solving rests (big-table
+#: cross-check seeds 12 and 24: 5 and 7 tiles instead of 2 and 3, both marked not proven)
+MAX_COMBINATIONS = 4000
 #: rests solved at most per hint (about a millisecond each); beyond it the hint is not proven
 MAX_RESTS = 4000
 #: rests up to which each gets a bound of its own (about 0.1 ms each); beyond, one bound for all
@@ -625,16 +634,23 @@ def _combinations(
     have = {("rack", t): n for t, n in rack_have.items()}
     for k, counts in set_have.items():
         have.update({(k, t): n for t, n in counts.items()})
+    # as bit sets: per tile source, the sets using each count of it; set i clashes with those
+    # using more than what it leaves of a source it uses
+    users: dict[tuple, dict[int, int]] = {}
+    for i, ui in enumerate(uses):
+        for r, n in ui.items():
+            users.setdefault(r, {}).setdefault(n, 0)
+            users[r][n] |= 1 << i
+    everyone = (1 << len(found)) - 1
     fits = [0] * len(found)
     for i in range(len(found) if most > 1 else 0):  # one special joker: no two sets go together
         _check(deadline)
-        ui = uses[i]
-        for j in range(i + 1, len(found)):
-            uj = uses[j]
-            small, big = (ui, uj) if len(ui) <= len(uj) else (uj, ui)
-            if all(n + big.get(r, 0) <= have.get(r, 0) for r, n in small.items()):
-                fits[i] |= 1 << j
-                fits[j] |= 1 << i
+        clash = 1 << i
+        for r, n in uses[i].items():
+            for m, who in users[r].items():
+                if n + m > have.get(r, 0):
+                    clash |= who
+        fits[i] = everyone & ~clash
 
     def extend(start: int, chosen: list[SpecialSet], rack: Counter, taken: Counter, allowed: int) -> None:
         nonlocal cut
