@@ -14,8 +14,8 @@ Classes and references:
   candidate sets (:func:`benchmarks.solver_reference.ilp_reference`) under a preset whose jokers
   are free (that reference models no joker-retrieval rule).
 * ``jokers: twist, big table``: a ``jokers: twist`` position with whole plain sets added to the
-  table until it holds more than ``engine.solver.specials.BIG_TABLE`` tiles (where the search
-  first tries a few special sets). The exhaustive search cannot answer a table that size, so the
+  table until it holds more than :data:`BIG_TABLE` tiles (a table the size of a game's middle,
+  where the special sets and their rests number in the thousands). The exhaustive search cannot answer a table that size, so the
   reference is its answer for the small position: the hint on the big table must be legal and
   play at least as well (more table only adds plays), which is what a big-table cut would break.
 * ``default: ...``, ``goliath: ...``, ``expert: ...`` (the speed benchmark's preset classes, big
@@ -44,7 +44,6 @@ from rummi.engine.notation import format_sets, format_tiles  # noqa: E402
 from rummi.engine.referee import judge_turn  # noqa: E402
 from rummi.engine.rules import PRESETS, get_rules  # noqa: E402
 from rummi.engine.solver import solve  # noqa: E402
-from rummi.engine.solver.specials import BIG_TABLE  # noqa: E402
 
 from benchmarks.positions import (  # noqa: E402
     CLASSES,
@@ -69,11 +68,13 @@ JOKER_CLASSES = {f"jokers: {name}": name for name in PRESETS}
 #: (on the table and the rack) and Expert's coloured jokers
 EDITION_CLASSES = {"jokers: twist": "twist", "jokers: expert": "expert"}
 BIG_TWIST = "jokers: twist, big table"
+#: tiles a big Twist table holds at least (the size the Twist search once cut short on)
+BIG_TABLE = 24
 
 
 def big_twist_deal(seed: int) -> tuple[Deal, Deal]:
     """A ``jokers: twist`` position, and the same with whole plain sets added to its table until
-    it is big (engine.solver.specials.BIG_TABLE)."""
+    it is big (:data:`BIG_TABLE`)."""
     core = joker_deal(seed, "twist")
     rnd = random.Random(f"big-twist/{seed}")
     box = _box(core.edition)

@@ -306,11 +306,53 @@ def test_a_special_joker_play_that_frees_a_table_joker_is_not_shown():
         ("b3 b4 Js b6", "o3 o11 Jc", (1, 30, 0)),
         # seed 542: a table set's standard joker goes into a mirror set
         ("r5 k5 Js | o5 b5 k5 | o4 k4 r4", "b4 k6 b7 Jm", (3, 40, 0)),
+        # seed 42: a mirror set of a rack tile and the same tile of a group left whole without it
+        # (tiles of jokerless sets are taken by kind; their other sets stay whole)
+        ("o9 r9 b9 k9 | b7 k7 o7 | o1 k1 b1", "o3 o1 b9 Jm", (2, 39, 2)),
+        # seed 85: a rack colour-change joker takes a whole jokerless run, which is changed
+        ("b1 r1 Jd | k8 k9 k10 k11", "b7 b2 k1 Jc", (1, 30, 1)),
+        # seed 50: a mirror set of two rack tiles beside a run that lends its first tile
+        ("r13 o13 b13 | k1 k2 k3 k4", "k2 r13 k1 Jm", (2, 31, 1)),
     ],
 )
 def test_twist_special_jokers_with_table_tiles(table: str, rack: str, best: tuple[int, int, int]):
     h = hint(table, rack, edition="twist", rules=get_rules("pressman_us_2009", edition="twist"))
     assert (h.tiles_played, h.value_played, sum(h.untouched)) == best
+
+
+def test_a_twist_hint_on_a_mid_game_table_is_proven():
+    # the speed benchmark's Twist class, seed 4 (40 on the table, a colour-change joker starting
+    # a run): the search once stopped at its 3 s budget and marked every such hint not proven
+    table = (
+        "k1 r1 b1 | Jc o10 o11 | o13 k13 b13 r13 | b5 k5 r5 | r2 o2 k2 | r1 b1 o1 | r13 o13 k13 | "
+        "r8 r9 r10 | r6 k6 o6 | o1 o2 o3 o4 o5 | b10 r10 k10 o10 | k12 b12 o12"
+    )
+    rack = "r11 r12 b10 o5 o7 r4 r4 Js o6 r7 r12 k4"
+    rules = get_rules("pressman_us_2009", edition="twist")
+    h = hint(table, rack, edition="twist", rules=rules)
+    assert h.proven and judged(table, h, "pressman_us_2009", edition="twist").legal
+    assert h.tiles_played == 12  # the whole rack: nothing plays more
+
+
+def test_a_freed_table_special_joker_needs_a_landing_set_of_rack_tiles():
+    # pressman: a colour-change joker leaving its place (b6, or b2 first in a run) is freed and
+    # must land in a new set with two rack tiles, so no special set moves it among table tiles
+    from rummi.engine.solver import specials
+    from rummi.engine.solver.position import Position, RuleView
+
+    rules = get_rules("pressman_us_2009", edition="twist")
+    table = parse_sets("b3 b4 b5 Jc | r7 r8 r9 | k7 k8 k9 k10", "twist")
+    pos = Position(table, parse_tiles("o1 o2 r10", "twist"), "twist", RuleView.of(rules))
+    found = specials.candidates(pos, True)
+    assert found
+    for c in found:
+        verdict = specials._verdict(c.tiles, pos.edition)
+        kept = any(
+            j.joker is not None and j.joker.is_special and m.number in (2, 6) and m.colour.name == "BLUE"
+            for r in verdict.readings
+            for m, j in zip(r.jokers, [t for t in c.tiles if t.is_joker])
+        )
+        assert kept or all(k == specials.RACK for k, t in c.taken if not t.is_joker), c
 
 
 BIG_TWIST_TABLE = (
@@ -320,8 +362,8 @@ BIG_TWIST_TABLE = (
 
 
 def test_a_rack_special_joker_joins_a_whole_run_of_a_big_table():
-    # 26 table tiles: the limited search (one plain table tile per special set) finds nothing,
-    # the unlimited one joins Jd to a whole run; once that was a draw marked proven
+    # 26 table tiles: Jd joins a whole run; once (a limited big-table search) that was a draw
+    # marked proven
     h = hint(BIG_TWIST_TABLE, "Jd", edition="twist", rules="pressman_us_2009")
     assert (h.tiles_played, format_tiles(h.play)) == (1, "Jd")
     assert judged(BIG_TWIST_TABLE, h, "pressman_us_2009", edition="twist").legal

@@ -131,7 +131,20 @@ def solve(
         # the search judges every play it answers (and finds the play without special jokers
         # itself, with the special sets left out, where the fast methods apply)
         judge = (lambda a: _legal(pos, a, opened, rules)) if _judgeable(rules) else (lambda a: True)
-        rest = lambda sub, o: _best(sub, o, goal, rules, compiled)[0]  # noqa: E731
+
+        def rest(sub: Position, o: bool, floor: dp.Floor | None) -> TurnAnswer | None:
+            # with a floor the walks prune on it and prove at once that nothing beats it; where
+            # the preset's joker rules keep them out, they prove it with the table jokers free
+            # (every legal play is among those), before the exact methods are asked
+            if floor is not None and compiled and o:
+                if dp.applies(sub, o):
+                    answer = dp.solve_after_opening(sub, goal, floor=floor)
+                    if answer is not None:
+                        return answer
+                elif sub.table_jokers and dp.applies(relaxed := fates.jokers_free(sub), o):
+                    dp.solve_after_opening(relaxed, goal, floor=floor)  # raises dp.BelowFloor
+            return _best(sub, o, goal, rules, compiled)[0]
+
         answer = specials.solve(pos, opened, goal, None, rest, judge)
         searched = answer is None or answer.proven  # False: the search for a play was cut short
         judged = answer is not None and answer.tiles > 0 and _judgeable(rules)

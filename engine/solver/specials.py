@@ -10,27 +10,33 @@ are chosen by a search around the models, and the models lay out the rest of the
    joker, the colour changing only across one), groups of one number with a double joker, and
    mirror sets (two copies of a half that is a piece of a run or of a group). Each shape is
    checked by :func:`engine.melds.classify`, the one reading of Twist sets (rules.md 2.4), and
-   given every way to take its tiles: from the rack, or from a table set (any tile of a set
-   without jokers or holding special jokers, a plain joker of any set, or a tile of a set with
+   by the preset's joker rules (:func:`_joker_rule`, engine.joker_fate's definition): a table
+   special joker alone of its kind that leaves the place it stood for is freed, and where the
+   preset asks a freed joker for a new set of rack tiles (and a replacement from the rack), a
+   shape that cannot be one is not made; the run walk stops where that joker would stand
+   elsewhere in a run of table tiles. Before the opening only rack tiles are used.
+2. **Where its tiles come from** (:func:`_sourcings`): the rack, a table set holding jokers
+   (any tile of a set holding special jokers, a plain joker of any set, or a tile of a set with
    plain jokers whose rest is still a set: its jokers then keep only the places they had
-   before). Before the opening only rack tiles are used.
-2. **Every combination** of such sets that shares no tile (:func:`_combinations`): a table set
-   that gives up a tile is broken, its tiles left *loose* for the rest of the turn to place; a
-   broken set holding special jokers must have all its jokers in the chosen sets (the models
+   before), and the jokerless table sets as one source, :data:`TABLE`, taken first. Which
+   jokerless set gives a tile changes only which old sets stay whole; the rest of the turn is
+   told how many tiles of each kind are gone. The sourcings from named sets
+   (:func:`_variants`) are tried only for the best plays, for that last criterion.
+3. **Every combination** of such sets that shares no tile (:func:`_combinations`): a named table
+   set that gives up a tile is broken, its tiles left *loose* for the rest of the turn to place;
+   a broken set holding special jokers must have all its jokers in the chosen sets (the models
    cannot place them); a table set with a special joker that is not broken stays as it is.
-3. **The rest of the turn** by the exact methods (``rest``), once per distinct rest (the rack
-   tiles and table tiles the special sets use), best first against an upper bound (every rack
-   tile the rest could play), so most combinations are never solved.
-4. **Judged best first**: the first play the referee accepts (``legal``) is the hint.
+4. **The rest of the turn** by the exact methods (``rest``), once per distinct rest, best first
+   by an upper bound (every rack tile the rest could play, the old sets it cannot keep), each
+   asked only for a play that beats the best legal play found so far: the dynamic programme
+   prunes its walks on that floor and proves at once when no play does. Each better play is
+   judged (``legal``) when found; the search ends when no bound beats the best: proven.
 
-On a big table (more than :data:`BIG_TABLE` tiles) a *limited* search goes first (a special set
-takes at most one tile of a plain table set, plays a rack tile, only the 96 shapes of the most
-own and rack tiles are tried and 24 rests solved, those with no loose tile first); it proves
-nothing, so the unlimited search follows, both within :data:`TIME_BUDGET_S`. A hint is marked
-not proven optimal where the search cut anything short: the clock, the budgets below, and a
-play the referee rejected on the way (the best rest of that choice of sets broke a joker rule;
-a worse legal rest of it is not looked for). A play of no tile carries the flag too,
-so that a draw is never called proven when the search that found nothing was cut short.
+A hint is marked not proven optimal where the search was cut short: the clock
+(:data:`TIME_BUDGET_S`, a guard), the budgets below, and a play the referee rejected on the way
+(the best rest of that choice of sets broke a joker rule; a worse legal rest of it is not looked
+for). A play of no tile carries the flag too, so that a draw is never called proven when the
+search that found nothing was cut short.
 """
 
 from __future__ import annotations
@@ -41,37 +47,36 @@ import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from rummi.engine.editions import Edition
 from rummi.engine.errors import RummiError
-from rummi.engine.melds import classify
+from rummi.engine.joker_fate import is_strict_group, meanings_by_kind
+from rummi.engine.melds import SetKind, classify
+from rummi.engine.solver.dp import BelowFloor
 from rummi.engine.solver.position import Position, TableJoker, TableSet
 from rummi.engine.solver.turn import Objective, TurnAnswer, played_value
 from rummi.engine.tiles import JokerKind, Tile
 
-RestSolver = Callable[[Position, bool], "TurnAnswer | None"]
+#: the best play of a rest of the turn (position, opened, floor): with a floor (a score of the
+#: rest to beat), it may raise :class:`engine.solver.dp.BelowFloor` instead of answering
+RestSolver = Callable[[Position, bool, "tuple[int, int, int] | None"], "TurnAnswer | None"]
 
 #: special sets kept at most (the most rack tiles first); beyond it the hint is not proven
 MAX_CANDIDATES = 2500
-#: combinations of special sets kept at most; beyond it the hint is not proven
-MAX_COMBINATIONS = 20000
-#: rests solved at most per hint; beyond it the hint is not proven
-MAX_RESTS = 400
-#: the same on a big table (below), where each is a walk of a 40-tile table
-MAX_RESTS_BIG = 24
-#: a table of more tiles is big: there a special set takes at most FOREIGN_LIMIT tiles of plain
-#: table sets (the rack's and its own old set's tiles are not limited) and the hint is not
-#: proven. The cross-check's positions (a few sets) stay below it; a 40-tile table has 8,000
-#: special sets without the limit (tens of seconds a hint)
-BIG_TABLE = 24
-FOREIGN_LIMIT = 1
-#: on a big table, the special sets' shapes tried (those with the most rack tiles)
-MAX_SHAPES_BIG = 96
-#: seconds one hint's search may take (a player waits for it at the table): the limited search
-#: on a big table, then the unlimited one where that proves nothing. Past it the hint is the
-#: best legal play found so far, marked not proven optimal
+#: combinations of special sets kept at most; beyond it the hint is not proven. Reached only
+#: where two or more special jokers could each go to many sets (big tables): there making
+#: 20,000 of them took the whole clock, and 4,000 leave it to solving rests (big-table
+#: cross-check seeds 12 and 24: 5 and 7 tiles instead of 2 and 3, both marked not proven)
+MAX_COMBINATIONS = 4000
+#: rests solved at most per hint (about a millisecond each); beyond it the hint is not proven
+MAX_RESTS = 4000
+#: rests up to which each gets a bound of its own (about 0.1 ms each); beyond, one bound for all
+PER_REST_BOUNDS = 1000
+#: seconds one hint's search may take at most (a player waits for it at the table); past it
+#: the hint is the best legal play found so far, marked not proven optimal. The bounded search
+#: below finishes far sooner: the clock is a guard, not the way the search ends
 TIME_BUDGET_S = 3.0
 
 
@@ -88,6 +93,11 @@ _SOLVED = 1 << 20
 _PLAIN = Tile(joker=JokerKind.PLAIN)  # stands for any plain joker while shapes are made
 _DOUBLE, _MIRROR, _CHANGE = JokerKind.DOUBLE, JokerKind.MIRROR, JokerKind.COLOUR_CHANGE
 RACK = -1  # source of a tile taken from the rack
+#: source of a tile taken from the table's sets without jokers, all as one: the rest of the turn
+#: is told only how many tiles of each kind are gone (its table counts), and it lays out the
+#: sets left, keeping whole any old set whose tiles are still there (a tile of the same kind
+#: played from the rack makes the same table as the table's own tile staying put)
+TABLE = -2
 
 
 @dataclass(frozen=True)
@@ -99,6 +109,10 @@ class SpecialSet:
     #: (table set index, tile) for each tile it takes from the table
     taken: tuple[tuple[int, Tile], ...]
     opening_value: int
+    #: the shape it was made from (plain jokers as ``_PLAIN``) and where the joker rules let its
+    #: numbered tiles come from: what :func:`_variants` takes its other sourcings from
+    shape: tuple[Tile, ...] = ()
+    rule: str = "anywhere"
 
 
 def applies(pos: Position) -> bool:
@@ -121,10 +135,16 @@ class _Pool:
     plain: list[tuple[int, Tile, int]]  # (source, plain joker tile, count)
     #: kinds the rack or a table set holding a special joker has: a set's "own" tiles
     own: set[Tile]
-    #: on a big table, the most tiles of plain table sets one special set may take (else None)
-    foreign_limit: int | None = None
     #: the table sets holding a special joker
     special_sets: frozenset[int] = frozenset()
+    #: the rack's numbered tiles (a freed joker's landing set is made of them)
+    rack: Counter = field(default_factory=Counter)
+    #: table special jokers alone of their kind, where the preset asks a freed joker for a
+    #: landing set: joker -> the tiles it stood for in its old run. Placed in a run at another
+    #: tile, it is freed, and the run must be a landing set of rack tiles (:func:`_joker_rule`)
+    kept_at: dict[Tile, frozenset[Tile]] = field(default_factory=dict)
+    #: the numbered tiles a landing set needs at least
+    landing_reals: int = 1
 
     def count(self, tile: Tile) -> int:
         return sum(n for _, n in self.sources.get(tile, ()))
@@ -134,7 +154,7 @@ class _Pool:
         return sum(n for _, _, n in self.plain)
 
 
-def _pool(pos: Position, opened: bool, limited: bool = True) -> _Pool:
+def _pool(pos: Position, opened: bool, merged: bool = True) -> _Pool:
     sources: dict[Tile, list[tuple[int, int]]] = {}
     plain: list[tuple[int, Tile, int]] = []
 
@@ -148,15 +168,29 @@ def _pool(pos: Position, opened: bool, limited: bool = True) -> _Pool:
     add(RACK, Counter(pos.rack_in))
     own = {t for t in pos.rack_in if not t.is_joker}
     if opened:
+        table: Counter = Counter()
         for k, s in enumerate(pos.table_sets_in):
+            if merged and not any(t.is_joker for t in s):
+                table.update(s)  # which jokerless set a tile comes from: see :func:`_variants`
+                continue
             holds_special = any(_is_special(t) for t in s)
             add(k, Counter(s))  # a plain joker of any set may join a special set too
             if holds_special:
                 own.update(t for t in s if not t.is_joker)
-    table_tiles = sum(len(s) for s in pos.table_sets_in) if opened else 0
-    limit = FOREIGN_LIMIT if limited and table_tiles > BIG_TABLE else None
+        if table:
+            add(TABLE, table)
     special_sets = frozenset(k for k, s in enumerate(pos.table_sets_in) if any(_is_special(t) for t in s))
-    return _Pool(sources, plain, own, limit, special_sets if opened else frozenset())
+    rack = Counter(t for t in pos.rack_in if not t.is_joker)
+    kept_at: dict[Tile, frozenset[Tile]] = {}
+    rules = pos.rules
+    if opened and (rules.freed_in_new_set or rules.freed_min_own_tiles > 0):
+        for special in _table_specials(pos):
+            if special.joker.joker in (_CHANGE, _DOUBLE):
+                kept_at[special.joker] = special.meanings.get(SetKind.RUN, frozenset())
+    return _Pool(
+        sources, plain, own, special_sets if opened else frozenset(), rack, kept_at,
+        max(1, rules.freed_min_own_tiles),
+    )
 
 
 def _shapes(pool: _Pool, ed: Edition) -> set[tuple[Tile, ...]]:
@@ -171,13 +205,7 @@ def _shapes(pool: _Pool, ed: Edition) -> set[tuple[Tile, ...]]:
     _runs(numbered, specials, plain, ed, out, pool)
     _groups(numbered, specials, plain, ed, out)
     _mirrors(numbered, specials, plain, ed, out)
-    if pool.foreign_limit is not None:
-        out = {shape for shape in out if _foreign(shape, pool) <= pool.foreign_limit}  # type: ignore[operator]
     return out
-
-
-def _foreign(tiles, pool: _Pool) -> int:  # type: ignore[no-untyped-def]
-    return sum(1 for t in tiles if not t.is_joker and t not in pool.own)
 
 
 _ORDER: dict[Tile, tuple] = {}
@@ -209,40 +237,58 @@ def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: se
     left = {"d": specials[double] if double else 0, "c": specials[change] if change else 0, "p": plain}
     tiles: list[Tile] = []
 
-    limit = pool.foreign_limit if pool.foreign_limit is not None else ed.max_run_length
+    # a ruled table joker placed where it is not kept makes the run a landing set: from then on
+    # (and before) every numbered tile must be a rack tile ("off" counts those that are not)
+    used: Counter = Counter()
+    state = {"landing": False, "off": 0}
 
-    def walk(n: int, colour, crossed: bool, physical: int, reals: int, has_special: bool, foreign: int = 0) -> None:  # type: ignore[no-untyped-def]
-        if has_special and reals and physical >= 3:
+    def placed(joker: Tile, n: int, colour) -> bool:  # type: ignore[no-untyped-def]
+        """Place ``joker`` at ``n`` after tiles of ``colour`` (``None``: first, its colour is the
+        next tile's); False where no legal run can hold it there."""
+        kept = pool.kept_at.get(joker)
+        if kept is None or state["landing"] or any(t.number == n and colour in (None, t.colour) for t in kept):
+            return True
+        if state["off"]:
+            return False
+        state["landing"] = True
+        return True
+
+    def walk(n: int, colour, crossed: bool, physical: int, reals: int, has_special: bool) -> None:  # type: ignore[no-untyped-def]
+        if has_special and reals and physical >= 3 and (not state["landing"] or reals >= pool.landing_reals):
             out.add(_key(tiles))
         if n > hi or len(tiles) >= ed.max_run_length:
             return
         for t in by_number.get(n, ()):
             if colour is not None and (t.colour != colour) != crossed:
                 continue
-            more = foreign + (t not in pool.own)
-            if more > limit:
+            off = used[t] >= pool.rack[t]
+            if off and state["landing"]:
                 continue
+            used[t] += 1
+            state["off"] += off
             tiles.append(t)
-            walk(n + 1, t.colour, False, physical + 1, reals + 1, has_special, more)
+            walk(n + 1, t.colour, False, physical + 1, reals + 1, has_special)
             tiles.pop()
+            state["off"] -= off
+            used[t] -= 1
         if left["p"]:
             left["p"] -= 1
             tiles.append(_PLAIN)
-            walk(n + 1, colour, crossed, physical + 1, reals, has_special, foreign)
+            walk(n + 1, colour, crossed, physical + 1, reals, has_special)
             tiles.pop()
             left["p"] += 1
-        if left["c"]:
-            left["c"] -= 1
-            tiles.append(change)  # type: ignore[arg-type]
-            walk(n + 1, colour, True if colour is not None else crossed, physical + 1, reals, True, foreign)
-            tiles.pop()
-            left["c"] += 1
-        if left["d"] and n + 1 <= hi:
-            left["d"] -= 1
-            tiles.append(double)  # type: ignore[arg-type]
-            walk(n + 2, colour, crossed, physical + 1, reals, True, foreign)
-            tiles.pop()
-            left["d"] += 1
+        for joker, key, step in ((change, "c", 1), (double, "d", 2)):
+            if not left[key] or n + step - 1 > hi:
+                continue
+            was = state["landing"]
+            if placed(joker, n, colour):  # type: ignore[arg-type]
+                left[key] -= 1
+                tiles.append(joker)  # type: ignore[arg-type]
+                turned = True if colour is not None and key == "c" else crossed
+                walk(n + step, colour, turned, physical + 1, reals, True)
+                tiles.pop()
+                left[key] += 1
+            state["landing"] = was
 
     for start in ed.numbers:
         walk(start, None, False, 0, 0, False)
@@ -309,6 +355,82 @@ def _mirrors(numbered: Counter, specials: Counter, plain: int, ed: Edition, out:
                         out.add(_key([*tiles, mirror, *[_PLAIN] * p]))
 
 
+# --- what the preset lets a special set do with a table special joker ----------------------------
+
+#: a special set may take its numbered tiles from anywhere / from the rack only
+ANYWHERE, RACK_ONLY = "anywhere", "rack only"
+
+
+@dataclass(frozen=True)
+class _TableSpecial:
+    """A special joker on the table, the only one of its kind in the position (so the referee
+    can tell it apart), with its old set and every tile it stood for there, by kind of set."""
+
+    joker: Tile
+    old: tuple[Tile, ...]
+    meanings: dict[SetKind, frozenset[Tile]]
+    needs_all: bool
+
+
+def _table_specials(pos: Position) -> list[_TableSpecial]:
+    """The table's special jokers that engine.joker_fate judges one by one: each alone of its
+    kind on the table and rack (two alike could swap roles in the kindest reading), in a set
+    that was valid (an invalid old set's jokers are asked nothing)."""
+    counts = Counter(t for s in pos.table_sets_in for t in s if _is_special(t))
+    counts += Counter(t for t in pos.rack_in if _is_special(t))
+    out = []
+    for s in pos.table_sets_in:
+        verdict = _verdict(_key(s), pos.edition)
+        if not verdict.valid:
+            continue
+        jokers = [t for t in verdict.tiles if t.is_joker]
+        for i, t in enumerate(jokers):
+            if _is_special(t) and counts[t] == 1:
+                strict = pos.rules.strict_joker_group and is_strict_group(verdict)
+                out.append(_TableSpecial(t, tuple(s), meanings_by_kind(verdict, i), strict))
+    return out
+
+
+def _joker_rule(
+    tiles: tuple[Tile, ...], verdict, specials_on_table: list[_TableSpecial], pos: Position  # type: ignore[no-untyped-def]
+) -> str | None:
+    """Where a valid special set may take its numbered tiles from under the preset's joker rules
+    (engine.joker_fate, the referee's definition), or ``None`` where no play holding it is legal.
+
+    A table special joker in the set is *kept* when in some reading it stands for a tile it
+    stood for before in a set of the same kind (or its old set is the set, whole): no rule is
+    asked. Otherwise it is *freed*: where the preset asks for a landing set, this set is it
+    (the joker is alone of its kind), so its numbered tiles are played from the rack, at least
+    ``max(1, freed_min_own_tiles)`` of them (a table tile of a kind the rack also plays is the
+    same table: that sourcing is tried too); where a replacement is asked from the rack, the
+    rack keeps a tile it stood for besides this set's. Necessary conditions only: the referee
+    still judges the play."""
+    rule = ANYWHERE
+    rules = pos.rules
+    for special in specials_on_table:
+        if special.joker not in tiles:
+            continue
+        if Counter(tiles) == Counter(special.old):
+            continue  # its old set, whole
+        jokers = [t for t in verdict.tiles if t.is_joker]
+        if any(
+            j == special.joker and m in special.meanings.get(r.kind, ())
+            for r in verdict.readings
+            for m, j in zip(r.jokers, jokers)
+        ):
+            continue  # kept: it stands where it stood
+        numbered = Counter(t for t in tiles if not t.is_joker)
+        if rules.freed_in_new_set or rules.freed_min_own_tiles > 0:
+            if numbered - Counter(pos.rack_in) or sum(numbered.values()) < max(1, rules.freed_min_own_tiles):
+                return None
+            rule = RACK_ONLY
+        if (special.needs_all or not rules.free_by_rearranging) and not rules.replacement_from_table:
+            left = Counter(pos.rack_in) - numbered
+            if not any(left[m] for ms in special.meanings.values() for m in ms):
+                return None
+    return rule
+
+
 def _verdict(tiles: tuple[Tile, ...], edition: Edition):  # type: ignore[no-untyped-def]
     return _cached_verdict(tiles, edition.name)
 
@@ -321,14 +443,25 @@ def _cached_verdict(tiles: tuple[Tile, ...], edition: str):  # type: ignore[no-u
 # --- where each tile of a shape comes from -------------------------------------------------------
 
 
-def _sourcings(shape: tuple[Tile, ...], pool: _Pool) -> Iterator[tuple[list[Tile], list[tuple[int, Tile]], list[Tile]]]:
-    """Every way to take a shape's tiles: (rack tiles, (set, tile) taken from the table, the
-    set's tiles with real plain jokers)."""
+def _sourcings(
+    shape: tuple[Tile, ...], pool: _Pool, rack_only: bool = False
+) -> Iterator[tuple[list[Tile], list[tuple[int, Tile]], list[Tile]]]:
+    """Every way to take a shape's tiles that can be best: (rack tiles, (source, tile) taken from
+    the table, the set's tiles with real plain jokers). A numbered tile the table's jokerless
+    sets hold is taken from them first: the same tile from the rack would leave the rest of the
+    turn the same table to lay out with one rack tile fewer, which it can always match by playing
+    that rack tile in its place. ``rack_only``: numbered tiles from the rack alone."""
     need = Counter(shape)
     kinds = [t for t in need if t != _PLAIN]
     per_kind = []
     for t in kinds:
-        splits = _splits(need[t], pool.sources[t]) if pool.foreign_limit is None else _few_splits(need[t], pool, t)
+        if rack_only and not t.is_joker:
+            have = sum(n for s, n in pool.sources[t] if s == RACK)
+            splits: Iterator | list = [[(RACK, need[t])]] if have >= need[t] else []
+        else:
+            table = min(need[t], sum(n for s, n in pool.sources[t] if s == TABLE))
+            others = [x for x in pool.sources[t] if x[0] != TABLE]
+            splits = ([(TABLE, table), *split] for split in _splits(need[t] - table, others))
         per_kind.append([[(s, t, n) for s, n in split if n] for split in splits])
     plains = [[(s, t, n) for s, t, n in split if n] for split in _plain_splits(need[_PLAIN], pool.plain)]
     for choice in itertools.product(*per_kind, plains):
@@ -357,35 +490,6 @@ def _splits(need: int, sources: list[tuple[int, int]]) -> Iterator[list[tuple[in
             yield [(source, n), *tail]
 
 
-def _few_splits(need: int, pool: _Pool, t: Tile) -> list[list[tuple[int, int]]]:
-    """On a big table, a few ways to take ``need`` tiles ``t``: as many as can be from the table
-    sets holding special jokers, or from the rack, first; then one from a plain table set."""
-    sources = pool.sources[t]
-    own = [x for x in sources if x[0] in pool.special_sets]
-    rack = [x for x in sources if x[0] == RACK]
-    plain = [x for x in sources if x[0] not in pool.special_sets and x[0] != RACK]
-    out: list[list[tuple[int, int]]] = []
-    for order in (own + rack, rack + own):
-        split = _greedy(need, order)
-        if split is not None and split not in out:
-            out.append(split)
-        for source, have in plain[:8]:
-            split = _greedy(need - 1, order)
-            if have and split is not None:
-                out.append([*split, (source, 1)])
-    return out
-
-
-def _greedy(need: int, sources: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
-    split = []
-    for source, have in sources:
-        n = min(need, have)
-        if n:
-            split.append((source, n))
-            need -= n
-    return split if need == 0 else None
-
-
 def _plain_splits(need: int, plain: list[tuple[int, Tile, int]]) -> Iterator[list[tuple[int, Tile, int]]]:
     if need == 0:
         yield []
@@ -398,42 +502,68 @@ def _plain_splits(need: int, plain: list[tuple[int, Tile, int]]) -> Iterator[lis
             yield [(source, tile, n), *tail]
 
 
-def candidates(pos: Position, opened: bool, limited: bool = True, deadline: float | None = None) -> list[SpecialSet]:
+def candidates(pos: Position, opened: bool, deadline: float | None = None) -> list[SpecialSet]:
     """Every special set the pool can make (before the opening: from the rack alone), each
-    with every way to take its tiles; the most rack tiles first. ``limited``: on a big table
-    only the few described above (the rest is the unlimited search's, within ``deadline``)."""
+    with every way to take its tiles that can be best (:func:`_sourcings`), and none that the
+    preset's joker rules forbid (:func:`_joker_rule`); the most rack tiles first."""
     if not opened and not pos.rules.joker_in_opening:
         return []  # before the opening only rack tiles count, and no joker may be among them
-    pool = _pool(pos, opened, limited)
-    # on a big table a special set plays a rack tile (a table special joker's set rebuilt from
-    # table tiles alone is not tried there)
-    big = pool.foreign_limit is not None
-    special_set = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
+    pool = _pool(pos, opened)
     found: dict[tuple, SpecialSet] = {}
     shapes = list(_shapes(pool, pos.edition))
-    if big:  # the shapes of own tiles (the rack's, a special set's) first, the most rack tiles first
-        rack_kinds = {t for t in pos.rack_in if not t.is_joker}
-        shapes.sort(key=lambda shape: (_foreign(shape, pool), -sum(t in rack_kinds for t in shape), len(shape), [_order(t) for t in shape]))
-        shapes = shapes[:MAX_SHAPES_BIG]
+    on_table = _table_specials(pos) if opened else []
     for shape in shapes:
         _check(deadline)
-        for rack, taken, tiles in _sourcings(shape, pool):
-            verdict = _verdict(_key(tiles), pos.edition)
-            if not verdict.valid:
-                break  # the same shape with other sources is as invalid
-            if not rack and (big or not any(_is_special(t) for _, t in taken)):
-                continue  # nothing played and no table special joker moved: no use
-            if big and sum(1 for k, _ in taken if not special_set[k]) > pool.foreign_limit:  # type: ignore[operator]
-                continue
-            key = (_key(rack), tuple(sorted(taken, key=lambda x: (x[0], str(x[1])))))
-            if key not in found:
-                found[key] = SpecialSet(_key(tiles), tuple(rack), key[1], verdict.value)
+        first = next(_sourcings(shape, pool), None)
+        if first is None:
+            continue
+        verdict = _verdict(_key(first[2]), pos.edition)
+        if not verdict.valid:
+            continue  # the same shape with other sources is as invalid
+        rule = _joker_rule(_key(first[2]), verdict, on_table, pos)
+        if rule is None:
+            continue  # no play holding it is legal (plain jokers are alike: any sourcing)
+        _add_sets(shape, pool, rule, pos, found)
+
     def order(c: SpecialSet) -> tuple:
-        # the most rack tiles first; on a big table the fewest plain table sets broken first
-        broken = len({k for k, _ in c.taken if not special_set[k]}) if big else 0
-        return broken, -len(c.rack), -sum(t.face_value for t in c.rack), len(c.taken)
+        return -len(c.rack), -sum(t.face_value for t in c.rack), len(c.taken)  # the most rack tiles first
 
     return sorted(found.values(), key=order)
+
+
+def _add_sets(shape: tuple[Tile, ...], pool: _Pool, rule: str, pos: Position, found: dict[tuple, SpecialSet]) -> None:
+    """The special sets of one shape, one per sourcing, into ``found`` (keyed by sourcing)."""
+    for rack, taken, tiles in _sourcings(shape, pool, rule is RACK_ONLY):
+        if not rack and not any(_is_special(t) for _, t in taken):
+            continue  # nothing played and no table special joker moved: no use
+        key = (_key(rack), tuple(sorted(taken, key=lambda x: (x[0], str(x[1])))))
+        if key not in found:
+            verdict = _verdict(_key(tiles), pos.edition)
+            found[key] = SpecialSet(_key(tiles), tuple(rack), key[1], verdict.value, shape, rule)
+
+
+def _variants(pos: Position, combo: tuple[SpecialSet, ...], pool: _Pool) -> list[tuple[SpecialSet, ...]]:
+    """Every other way to source ``combo``'s sets, the table sets named (``pool`` without the
+    :data:`TABLE` source): each leaves the rest of the turn the same tiles or fewer to play,
+    but other old sets whole, so they decide the last criterion (old sets left unchanged)."""
+    per_set = []
+    for c in combo:
+        found: dict[tuple, SpecialSet] = {}
+        _add_sets(c.shape, pool, c.rule, pos, found)
+        per_set.append(list(found.values()))
+    out = []
+    rack_have = Counter(pos.rack_in)
+    set_have = Counter((k, t) for k, s in enumerate(pos.table_sets_in) for t in s)
+    specials_of = {k: Counter((k, t) for t in s if _is_special(t)) for k, s in enumerate(pos.table_sets_in)}
+    for choice in itertools.product(*per_set):
+        taken = Counter(x for c in choice for x in c.taken)
+        if Counter(t for c in choice for t in c.rack) - rack_have or taken - set_have:
+            continue
+        # a broken set's special jokers go with the chosen sets (as in :func:`_combinations`)
+        if any(specials_of[k] - taken for k in {k for k, _ in taken}):
+            continue
+        out.append(choice)
+    return out
 
 
 def laid_out(c: SpecialSet, edition: Edition) -> list[Tile]:
@@ -476,8 +606,9 @@ def _combinations(
     """Every choice of special sets that share no tile and leave no special joker of a broken
     table set behind; and whether the budget cut the list short."""
     rack_have = Counter(pos.rack_in)
-    set_have = [Counter(s) for s in pos.table_sets_in]
-    holds_special = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
+    set_have = dict(enumerate(Counter(s) for s in pos.table_sets_in))
+    set_have[TABLE] = Counter(t for s in pos.table_sets_in if not any(x.is_joker for x in s) for t in s)
+    holds_special = {k: any(_is_special(t) for t in s) for k, s in enumerate(pos.table_sets_in)}
     specials_of = [Counter(t for t in s if _is_special(t)) for s in pos.table_sets_in]
     racks = [Counter(c.rack) for c in found]
     takes = [Counter(c.taken) for c in found]
@@ -491,7 +622,7 @@ def _combinations(
         # a broken set's special jokers must be in the chosen sets (the models cannot place
         # them); its plain jokers may be, or go to the rest of the turn as freed table jokers
         for k in {k for k, _ in taken}:
-            if holds_special[k]:
+            if holds_special.get(k, False):
                 got = Counter(t for (j, t), n in taken.items() if j == k and _is_special(t) for _ in range(n))
                 if got != specials_of[k]:
                     return False
@@ -501,18 +632,25 @@ def _combinations(
     # the walk below goes only through sets that fit every one chosen, then checks the counts
     uses = [{("rack", t): n for t, n in racks[i].items()} | dict(takes[i]) for i in range(len(found))]
     have = {("rack", t): n for t, n in rack_have.items()}
-    for k, counts in enumerate(set_have):
+    for k, counts in set_have.items():
         have.update({(k, t): n for t, n in counts.items()})
+    # as bit sets: per tile source, the sets using each count of it; set i clashes with those
+    # using more than what it leaves of a source it uses
+    users: dict[tuple, dict[int, int]] = {}
+    for i, ui in enumerate(uses):
+        for r, n in ui.items():
+            users.setdefault(r, {}).setdefault(n, 0)
+            users[r][n] |= 1 << i
+    everyone = (1 << len(found)) - 1
     fits = [0] * len(found)
-    for i in range(len(found)):
+    for i in range(len(found) if most > 1 else 0):  # one special joker: no two sets go together
         _check(deadline)
-        ui = uses[i]
-        for j in range(i + 1, len(found)):
-            uj = uses[j]
-            small, big = (ui, uj) if len(ui) <= len(uj) else (uj, ui)
-            if all(n + big.get(r, 0) <= have.get(r, 0) for r, n in small.items()):
-                fits[i] |= 1 << j
-                fits[j] |= 1 << i
+        clash = 1 << i
+        for r, n in uses[i].items():
+            for m, who in users[r].items():
+                if n + m > have.get(r, 0):
+                    clash |= who
+        fits[i] = everyone & ~clash
 
     def extend(start: int, chosen: list[SpecialSet], rack: Counter, taken: Counter, allowed: int) -> None:
         nonlocal cut
@@ -557,99 +695,102 @@ def solve(
     it. ``legal`` judges a play before it becomes the hint (moving a table set's special joker
     frees it, which the preset's rules then judge).
 
-    The answer's ``proven`` is False where the search was cut short (a budget, the clock);
-    that holds for a play of no tile too, so that a caller never calls a draw proven when the
-    search that found nothing was not exhaustive. On a big table the limited search (a few
-    special sets, fast) goes first; where it proves nothing the unlimited one follows, both
-    within ``budget_s`` seconds."""
-    deadline = time.monotonic() + budget_s
-    answer = _search(pos, opened, objective, plain, rest, legal, True, deadline)
-    if answer is not None and answer.proven or _pool(pos, opened).foreign_limit is None:
-        return answer
-    full = _search(pos, opened, objective, plain, rest, legal, False, deadline)
-    if full is None:
-        return answer
-    if answer is not None and _score(answer, objective) > _score(full, objective):
-        return replace(answer, proven=False)
-    return full
-
-
-def _search(
-    pos: Position,
-    opened: bool,
-    objective: Objective,
-    plain: TurnAnswer | None,
-    rest: RestSolver,
-    legal: Callable[[TurnAnswer], bool],
-    limited: bool,
-    deadline: float,
-) -> TurnAnswer | None:
-    """One search (see :func:`solve`); ``limited``: on a big table, the few special sets only."""
-    big = _pool(pos, opened, limited).foreign_limit is not None
+    Best first: the rests are solved in the order of their upper bounds, each only for a play
+    that beats the best legal play found so far (the dynamic programme prunes its walks on that
+    floor and says at once when none does), and the search ends when no bound beats it. The
+    answer's ``proven`` is False where the search was cut short (a budget, the clock, a play the
+    referee rejected); that holds for a play of no tile too, so that a caller never calls a
+    draw proven when the search that found nothing was not exhaustive."""
     first = None
+    cache: dict = {}
     if plain is None:  # the play with every special joker where it is, by the fast methods
-        first = _with(pos, opened, objective, [], rest)
+        first = _with(pos, opened, objective, [], rest, cache=cache)
+    # the clock starts after it: a process's first hint loads the compiled kernel there
+    deadline = time.monotonic() + budget_s
     nothing = plain  # what to answer when nothing can be played: a play of no tile
     if first is not None and first.tiles == 0:
         nothing = first
     try:
-        found = candidates(pos, opened, limited, deadline)
-        proven = len(found) <= MAX_CANDIDATES and not big
+        found = candidates(pos, opened, deadline)
+        proven = len(found) <= MAX_CANDIDATES
         found = found[:MAX_CANDIDATES]
         combos, cut = _combinations(pos, found, deadline)
     except _OutOfTime:
         fallback = next((a for a in (first, plain) if a is not None and a.tiles > 0 and legal(a)), nothing)
         return replace(fallback, proven=False) if fallback is not None else None
     proven = proven and not cut
+    best: TurnAnswer | None = None
+    best_score = (0, 0, -1)
+    for known in (plain, first):
+        if known is not None and known.tiles > 0 and _score(known, objective) > best_score:
+            if legal(known):
+                best, best_score = known, _score(known, objective)
+            else:
+                proven = False
     # the rack tiles that play leaves behind: special sets that use them promise the most
     behind = Counter(pos.rack_in) - Counter((first or plain).played if (first or plain) else ())
     by_rest: dict[tuple, list[tuple[SpecialSet, ...]]] = {}
     for combo in combos:
         by_rest.setdefault(_rest_key(combo), []).append(combo)
-    # best first: unsolved rests by their upper bound, solved ones by their score
-    heap: list[tuple[tuple[int, ...], int, tuple | None, TurnAnswer | None, list]] = []
+    heap: list[tuple[tuple[int, ...], int, list]] = []
     tick = itertools.count()
-    budget = MAX_RESTS_BIG if big else MAX_RESTS
-    # on a big table one bound for all (what the whole pool could play), else one per rest
-    large = sum(len(s) for s in pos.table_sets_in) > BIG_TABLE
-    bound = _bounder(pos, objective, per_rest=not large)
+    bound = _bounder(pos, objective, per_rest=len(by_rest) <= PER_REST_BOUNDS)
     sizes = [len(s) for s in pos.table_sets_in]
     for key, group in by_rest.items():
         # at one bound: the rests with no loose tile first (a set grown or made whole), then
         # those whose special sets use the rack tiles the play without them leaves behind
-        taken = Counter(k for k, _ in key[1])
+        taken = Counter(k for k, _ in key[1] if k != TABLE)
         loose = sum(sizes[k] - n for k, n in taken.items())
         promise = sum((Counter(key[0]) & behind).values())
-        heapq.heappush(heap, (_neg(bound(key)) + (loose > 0, -promise), next(tick), key, None, group))
-    best = plain if plain is not None and plain.tiles > 0 else None
-    best_score = _score(best, objective) if best is not None else (0, 0, -1)
-    if first is not None and first.tiles > 0:
-        heapq.heappush(heap, (_neg(_score(first, objective)) + (-_SOLVED, 0), next(tick), (), first, [()]))
+        heapq.heappush(heap, (_neg(bound(key)) + (loose > 0, -promise), next(tick), group))
     solved = 0
+    setlevel: _Pool | None = None
     while heap:
-        neg, _, key, answer, group = heapq.heappop(heap)
-        if tuple(-x for x in neg[:3]) <= best_score:
+        neg, _, group = heapq.heappop(heap)
+        if _neg(neg[:3]) <= best_score:
+            break  # no rest left can beat the best play: it is proven
+        if solved >= MAX_RESTS or time.monotonic() > deadline:
+            proven = False  # past the budget or the clock: the best play found is the hint
             break
-        if answer is None:
-            if solved >= budget or time.monotonic() > deadline:
-                proven = False  # past the budget or the clock: only the plays found are judged
+        solved += 1
+        for combo in group:
+            # a play as good in tiles and value is asked for too when it keeps nearly as many
+            # old sets whole: other sourcings of the same sets keep at most the ``marked`` ones
+            # more (the sets the rest was told not to keep, :func:`_with`)
+            marked = _marked(pos, combo)
+            floor = (best_score[0], best_score[1], best_score[2] - marked) if best is not None else None
+            candidate = _with(pos, opened, objective, list(combo), rest, floor, cache)
+            if candidate is None:
                 continue
-            solved += 1
-            for combo in group:
-                candidate = _with(pos, opened, objective, list(combo), rest)
-                if candidate is None:
+            if candidate.tiles == 0:
+                nothing = nothing or candidate
+                continue
+            score = _score(candidate, objective)
+            if score[:2] < best_score[:2]:
+                continue
+            if score > best_score:
+                if legal(candidate):
+                    best, best_score = candidate, score
+                else:
+                    # the best rest of this choice of special sets broke a joker rule, and a
+                    # worse rest of it that keeps the rule is not looked for: not proven
+                    proven = False
+            if not marked or score[2] + marked <= best_score[2]:
+                continue
+            # the same sets with their table tiles from named sets: as many tiles and points
+            # at most, more old sets whole perhaps (each set a tile leaves is changed)
+            setlevel = setlevel or _pool(pos, opened, merged=False)
+            for variant in _variants(pos, combo, setlevel):
+                broken = {k for c in variant for k, _ in c.taken}
+                if (score[0], score[1], len(pos.table_sets_in) - len(broken)) <= best_score:
                     continue
-                if candidate.tiles == 0:
-                    nothing = nothing or candidate
+                other = _with(pos, opened, objective, list(variant), rest, best_score, cache)
+                if other is None or other.tiles == 0 or _score(other, objective) <= best_score:
                     continue
-                heapq.heappush(heap, (_neg(_score(candidate, objective)) + (-_SOLVED, 0), next(tick), key, candidate, [combo]))
-            continue
-        if legal(answer):
-            best, best_score = answer, _score(answer, objective)
-            break
-        # rejected: the best rest of this choice of special sets broke a joker rule, and a
-        # worse rest of it that keeps the rule is not looked for, so the hint is not proven
-        proven = False
+                if legal(other):
+                    best, best_score = other, _score(other, objective)
+                else:
+                    proven = False
     if best is None:
         return replace(nothing, proven=proven and nothing.proven) if nothing is not None else None
     return replace(best, proven=proven and best.proven)
@@ -659,59 +800,88 @@ def _neg(score: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(-x for x in score)
 
 
+def _marked(pos: Position, combo: tuple[SpecialSet, ...]) -> int:
+    """The jokerless table sets holding a kind that ``combo`` takes from :data:`TABLE`: the
+    rest is told not to keep them whole (one of them gave the tile, which the kernel cannot
+    say), so a sourcing from named sets keeps at most these more."""
+    gone = {t for c in combo for k, t in c.taken if k == TABLE}
+    if not gone:
+        return 0
+    return sum(1 for s in pos.table_sets_in if not any(t.is_joker for t in s) and any(t in gone for t in s))
+
+
 def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
     rack = _key([t for c in combo for t in c.rack])
-    taken = tuple(sorted(((k, str(t)) for c in combo for k, t in c.taken)))
+    taken = tuple(sorted(((k, t) for c in combo for k, t in c.taken), key=lambda x: (x[0], str(x[1]))))
     return rack, taken
 
 
 def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[tuple], tuple[int, int, int]]:
     """What a rest can reach at best: the special sets' rack tiles and every rack tile left that
-    a plain set could hold (by :func:`_could_play`), given what the special sets leave
+    a plain set could hold (by :func:`_could_play`), given the tiles the special sets leave
     (``per_rest``) or given the whole table and rack (cheaper, and as true: a rest has less)."""
     everything = Counter(t for s in pos.table_sets_in for t in s if not _is_special(t))
     everything += Counter(t for t in pos.rack_in if not _is_special(t))
     playable = {t for t in everything if _could_play(t, everything, _jokers(everything), pos.edition)}
-
+    # what every rest has at most: the rack's plain tiles and those of the sets without
+    # special jokers (a set holding one gives the rest its tiles only when it is broken)
+    holds = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
+    base = Counter(t for k, s in enumerate(pos.table_sets_in) if not holds[k] for t in s)
+    base += Counter(t for t in pos.rack_in if not _is_special(t))
+    rack = Counter(pos.rack_in)
     rack_playable = [t for t in pos.rack_in if t in playable]
-    all_tiles, all_value = len(rack_playable), played_value(pos, rack_playable)
+    # per kind: the jokerless table sets holding it (each holds one at most) and the copies
+    plain_sets: dict[Tile, list[int]] = {}
+    for k, s in enumerate(pos.table_sets_in):
+        if not any(t.is_joker for t in s):
+            for t in set(s):
+                plain_sets.setdefault(t, []).append(k)
+    table = Counter(t for s in pos.table_sets_in for t in s)
+
+    def changed(key: tuple) -> int:
+        """Old sets that no sourcing of the rest's special sets leaves whole: those a tile
+        taken from :data:`TABLE` must leave (the rest of its kind, on the table or the rack's
+        spare copies, cannot keep every set holding it), at least the most for one kind, and
+        every one that is the only set holding a kind it must leave."""
+        gone = Counter(t for k, t in key[1] if k == TABLE)
+        spare = rack - Counter(key[0])
+        most, only = 0, set()
+        for t, n in gone.items():
+            holders = plain_sets.get(t, [])
+            short = len(holders) - (table[t] - n + min(n, spare[t]))
+            if short > 0:
+                most = max(most, short)
+                if len(holders) == 1:
+                    only.add(holders[0])
+        return max(most, len(only))
 
     def bound(key: tuple) -> tuple[int, int, int]:
         used = key[0]
-        if per_rest:
-            left = Counter(pos.rack_in) - Counter(used)
-            pool = _rest_pool(pos, key, left)
-            jokers = _jokers(pool)
-            rest = [t for t in left.elements() if t in playable and _could_play(t, pool, jokers, pos.edition)]
-            play = [*used, *rest]
+        broken = {k for k, _ in key[1] if k != TABLE}
+        whole = len(pos.table_sets_in) - len(broken) - changed(key)
+        if not per_rest:  # every playable rack tile, and the special jokers the sets use
+            play = rack_playable + [t for t in used if t not in playable]
             tiles, value = len(play), played_value(pos, play)
-        else:  # every playable rack tile, and the special jokers the sets use
-            extra = [t for t in used if t not in playable]
-            tiles, value = all_tiles + len(extra), all_value + played_value(pos, extra)
+            first, second = (tiles, value) if objective is Objective.TILES else (value, tiles)
+            return first, second, whole
+        left = rack - Counter(used)
+        pool = base - Counter(t for t in used if not _is_special(t))
+        for k in broken:
+            if holds[k]:
+                pool.update(t for t in pos.table_sets_in[k] if not _is_special(t))
+        pool -= Counter(t for _, t in key[1] if not _is_special(t))
+        jokers = _jokers(pool)
+        rest = [t for t in left.elements() if t in playable and _could_play(t, pool, jokers, pos.edition)]
+        play = [*used, *rest]
+        tiles, value = len(play), played_value(pos, play)
         first, second = (tiles, value) if objective is Objective.TILES else (value, tiles)
-        return first, second, len(pos.table_sets_in) - len({k for k, _ in key[1]})
+        return first, second, whole
 
     return bound
 
 
 def _jokers(pool: Counter) -> int:
     return sum(n for t, n in pool.items() if t.is_joker)
-
-
-def _rest_pool(pos: Position, key: tuple, left: Counter) -> Counter:
-    """The plain tiles a rest may use: the rack's and those of the table sets it may change."""
-    taken: Counter = Counter()
-    for k, name in key[1]:
-        taken[(k, name)] += 1
-    pool: Counter = Counter(t for t in left.elements() if not _is_special(t))
-    for k, s in enumerate(pos.table_sets_in):
-        if any(_is_special(t) for t in s) and not any(j == k for j, _ in taken):
-            continue  # stays as it is: it gives the rest no tile
-        have = Counter(t for t in s if not _is_special(t))
-        for t in list(have):
-            have[t] -= taken[(k, str(t))]
-        pool += +have
-    return pool
 
 
 def _could_play(t: Tile, pool: Counter, jokers: int, ed: Edition) -> bool:
@@ -734,12 +904,22 @@ def _score(answer: TurnAnswer, objective: Objective) -> tuple[int, int, int]:
 
 
 def _with(
-    pos: Position, opened: bool, objective: Objective, chosen: list[SpecialSet], rest: RestSolver
+    pos: Position,
+    opened: bool,
+    objective: Objective,
+    chosen: list[SpecialSet],
+    rest: RestSolver,
+    floor: tuple[int, int, int] | None = None,
+    cache: dict | None = None,
 ) -> TurnAnswer | None:
-    """The special sets ``chosen`` and the best play of the rest of the rack around them."""
+    """The special sets ``chosen`` and the best play of the rest of the rack around them;
+    ``None`` where the rest cannot be laid out, or (``floor``, a score of :func:`_score`) where
+    no play with these special sets scores more than ``floor``. ``cache``: the rests' table
+    positions of one search (:func:`_sub_position`)."""
     used = Counter(t for c in chosen for t in c.rack)
     left_rack = list((Counter(pos.rack_in) - used).elements())
-    taken = Counter(x for c in chosen for x in c.taken)
+    taken = Counter(x for c in chosen for x in c.taken if x[0] != TABLE)
+    gone = Counter(t for c in chosen for k, t in c.taken if k == TABLE)  # from jokerless sets
     broken = {k for k, _ in taken}
     table: list[tuple[Tile, ...]] = []
     kept: list[tuple[Tile, ...]] = []  # table sets with a special joker, left as they are
@@ -771,7 +951,7 @@ def _with(
     if not opened:
         rules = replace(rules, threshold=max(0, rules.threshold - value))
     try:
-        sub = Position(table, left_rack, pos.edition, rules)
+        sub = _sub_position(table, left_rack, pos, rules, cache)
     except RummiError:
         return None
     if changed:
@@ -779,8 +959,29 @@ def _with(
         sub.table_jokers = [_as_before(pos, j, origin[j.set_index]) if j.set_index in origin else j for j in sub.table_jokers]
     if loose or freed:
         sub = _with_loose(sub, loose, freed)
-    must_place = bool(loose or changed or freed)
-    answer = rest(sub, opened) if sub.rack_in or must_place else None
+    if gone:
+        # the tiles gone from jokerless sets: no set holding such a kind is told kept here (the
+        # kernel keeps a set with table tiles); :func:`_variants` name the sets they come from
+        sub = copy.copy(sub)
+        sub.table_count = list(sub.table_count)
+        for t, n in gone.items():
+            sub.table_count[sub.index(t)] -= n
+        sub.sets = [
+            replace(s, keepable=False) if s.keepable and not s.joker_keys and any(t in gone for t in s.tiles) else s
+            for s in sub.sets
+        ]
+    must_place = bool(loose or changed or freed or gone)
+    beat = None
+    if floor is not None:
+        # the rest must beat what the floor leaves once these special sets are counted
+        own = [t for c in chosen for t in c.rack]
+        tiles, value = len(own), played_value(pos, own)
+        mine = (tiles, value) if objective is Objective.TILES else (value, tiles)
+        beat = (floor[0] - mine[0], floor[1] - mine[1], floor[2] - len(kept))
+    try:
+        answer = rest(sub, opened, beat) if sub.rack_in or must_place else None
+    except BelowFloor:
+        return None
     if must_place and answer is None:
         return None  # the tiles left loose fit nowhere
     if answer is None or (answer.tiles == 0 and not must_place):
@@ -809,6 +1010,40 @@ def _with(
         opening_value=(rest_opening + value) if not opened else 0,
         proven=proven,
     )
+
+
+def _sub_position(
+    table: list[tuple[Tile, ...]], rack: list[Tile], pos: Position, rules, cache: dict | None  # type: ignore[no-untyped-def]
+) -> Position:
+    """``Position(table, rack, ...)``, the table read once per search: most rests of one search
+    share their table (every plain set) and differ in the rack (reading the table's sets again
+    cost half of a rest's time). The rack's fields are filled as :class:`Position` does."""
+    if cache is None or rules.locked_joker_sets:  # a locked set's ways to grow read the rack
+        return Position(table, rack, pos.edition, rules)
+    key = (tuple(table), rules)
+    base = cache.get(key)
+    if base is None:
+        base = cache[key] = Position(table, [], pos.edition, rules)
+    out = copy.copy(base)
+    out.rack_in = tuple(rack)
+    out.rack_count = [0] * base.size
+    out.rack_jokers = Counter()
+    out.unplayable_rack = []
+    joker_tile: dict[int, Tile] = {}
+    for tile in rack:
+        if tile.is_joker:
+            kind = out.joker_key(tile)
+            if kind is None:
+                out.unplayable_rack.append(tile)
+            else:
+                out.rack_jokers[kind] += 1
+                joker_tile.setdefault(kind, tile)
+        else:
+            out.rack_count[out.index(tile)] += 1
+    for kind, tile in base.joker_tile.items():
+        joker_tile.setdefault(kind, tile)
+    out.joker_tile = joker_tile
+    return out
 
 
 def _as_before(pos: Position, joker: TableJoker, k: int) -> TableJoker:
