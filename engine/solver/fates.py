@@ -83,7 +83,8 @@ def first(pos: Position, opened: bool) -> bool:
     hint against 71.6k). Without that bound the search walks every combination, each after
     the first accepted one with it as its floor, and answers the same best legal play.
     Elsewhere the free play is often legal as it stands, and walking it first stays cheaper."""
-    return applies(pos, opened) and any(pos.joker_key(j.tile) != ANY for j in pos.table_jokers)
+    coloured = pos.edition.coloured_jokers and any(j.key not in (ANY, None) for j in pos.table_jokers)
+    return coloured and applies(pos, opened)
 
 
 def fates_of(pos: Position, joker: TableJoker) -> list[Fate]:
