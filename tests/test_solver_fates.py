@@ -48,6 +48,11 @@ CASES = [
     # a kept joker's tile would be a fourth of a kind in the XP box (the kernel holds three):
     # that fate is walked as a free joker, a bound, instead of sending the position to HiGHS
     ("default: xp 90 + 24, 2 + 2 jokers", 23),
+    # Expert's coloured jokers: the fates are walked first, with no free-joker play as their
+    # bound (fates.first); one freed, one kept, both kept
+    ("expert: mid-game, coloured jokers", 1),
+    ("expert: mid-game, coloured jokers", 3),
+    ("expert: mid-game, coloured jokers", 20),
 ]
 
 
@@ -65,6 +70,20 @@ def test_the_fates_give_the_integer_programs_answer_without_it(
         fast = solve(p.table, p.rack, opened=True, edition=p.edition, rules=rules, objective=objective)
     assert _score(fast) == _score(exact)
     assert not fast.is_draw
+
+
+def test_the_fates_come_first_only_for_coloured_jokers() -> None:
+    """Expert's coloured table jokers: the fates before the free-joker walk; plain ones after."""
+    for name, edition, first in (
+        ("expert: mid-game, coloured jokers", "expert", True),
+        ("default: mid-game, table joker", "standard", False),
+    ):
+        kind = PRESET_CLASSES[name]
+        p = deal(kind, 0)
+        pos = Position(p.table, p.rack, edition, RuleView.of(get_rules(kind.preset, edition=kind.edition)))
+        assert fates.applies(pos, True)
+        assert fates.first(pos, True) is first, name
+        assert not fates.first(pos, False)  # before the opening the fates never apply
 
 
 def test_a_joker_kept_in_its_run_is_not_read_into_a_group(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -187,6 +187,10 @@ def _best(
     proves nothing the integer program, which encodes the rules, answers. Locked joker sets
     (Pagat's Sabra) keep the programme out too: :mod:`engine.solver.locked` walks each choice
     of their growths with the programme solving the rest.
+
+    With Expert's coloured jokers on the table the fates come first, without the free-joker
+    play as their bound (:func:`fates.first`): a coloured joker set free multiplies the walk's
+    states, one kept or replaced does not, so every fate walked costs less than that one walk.
     """
     if opening.applies(pos, opened):
         return opening.search(pos, goal), False
@@ -201,6 +205,12 @@ def _best(
             return answer, False
     relaxed = _jokers_free(pos)
     if compiled and relaxed is not None and _judgeable(rules) and dp.applies(relaxed, opened):
+        fates_tried = fates.first(pos, opened)
+        if fates_tried:
+            # coloured jokers: the fates' walks cost less than the one with every joker free
+            settled = fates.solve(pos, goal, _joker_judge(pos, rules))
+            if settled is not None:
+                return settled, False
         answer = dp.solve_after_opening(relaxed, goal)
         if answer is not None and answer.tiles == 0:
             return answer, True  # nothing fits even with free jokers
@@ -210,7 +220,7 @@ def _best(
         judge = _joker_judge(pos, rules)
         if answer is not None and judge(answer):
             return answer, False
-        if answer is not None and fates.applies(pos, opened):
+        if answer is not None and not fates_tried and fates.applies(pos, opened):
             settled = fates.solve(pos, goal, judge, upper=answer)
             if settled is not None:
                 return settled, False
