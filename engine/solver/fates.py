@@ -25,6 +25,10 @@ their *floor* (``dp.solve_after_opening(floor=...)``), which prunes what cannot 
 On a big table the programme only tries plays of the whole rack (:class:`dp.NoWholeRack` when
 there is none): a combination without one cannot beat an accepted whole-rack play, since that
 one plays more tiles and more points.
+
+The solver asks the fates after the play with every joker free, whose answer (when the referee
+rejects it) bounds theirs; with Expert's coloured jokers on the table it asks them first, with
+no such bound (:func:`first`: there the free walk is the costly one).
 """
 
 from __future__ import annotations
