@@ -138,7 +138,7 @@ def jittered_crop(scene: SceneTiles, index: int, rng: np.random.Generator) -> np
 
 
 #: Share of crops cut as a finder's rectangle round a tile seen at a steep angle.
-STEEP_SHARE = 0.3
+STEEP_SHARE = 0.25
 #: How much a steep view shortens the tile along one direction (cos 63 to cos 18 degrees).
 STEEP_SQUEEZE = (0.45, 0.95)
 
@@ -217,10 +217,12 @@ def augment(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         out = perspective(out, rng)
     elif rng.random() < STEEP_SHARE:
         out = sheared(out, rng)
-    if rng.random() < LOW_RESOLUTION_SHARE:
-        out = low_resolution(out, rng)
     blur = rng.random()
-    if blur < 0.2:
+    if rng.random() < LOW_RESOLUTION_SHARE:
+        # Already as soft as a crop gets: no blur on top (a first run that stacked the two, with
+        # more steep and low-resolution crops, read a 9 px motion blur worse: docs/vision.md).
+        out = low_resolution(out, rng)
+    elif blur < 0.2:
         out = motion_blurred(out, rng)
     elif blur < 0.3:
         out = defocused(out, rng)
@@ -237,7 +239,7 @@ def augment(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 #: Share of crops cut from a tile only a few pixels wide (``low_resolution``).
-LOW_RESOLUTION_SHARE = 0.15
+LOW_RESOLUTION_SHARE = 0.1
 #: The tile's width in the photo, in pixels, for such a crop.
 LOW_RESOLUTION_WIDTH = (10, 32)
 
