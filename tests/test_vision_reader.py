@@ -98,7 +98,8 @@ def test_training_targets_accept_what_a_label_allows() -> None:
 def test_augmented_crops_keep_their_size() -> None:
     rng = np.random.default_rng(0)
     crop = np.random.default_rng(1).integers(0, 255, (96, 72, 3), dtype=np.uint8)
-    for change in (training.motion_blurred, training.defocused, training.perspective, training.augment):
+    for change in (training.motion_blurred, training.defocused, training.perspective, training.sheared,
+                   training.sideways, training.low_resolution, training.augment):
         out = change(crop, rng)
         assert out.shape == crop.shape and out.dtype == np.uint8
         assert not np.array_equal(out, crop), change.__name__
@@ -271,3 +272,85 @@ def test_settled_tiles_tell_a_fresh_mate_its_way_up_and_stay_as_read() -> None:
     assert fresh_first.labels == ("o6", "o7", "o8")
     settled_first = reader.agree_with_set_mates(found, [[0, 1, 2]], settled=np.array([True, True, True]))
     assert settled_first.labels == found.labels and np.array_equal(settled_first.corners, found.corners)
+
+
+# --- crops as a steep view and a sideways box give them (vision/training/reader.py) ----------
+def two_tone_crop() -> np.ndarray:
+    """A 72x96 crop whose upper half is red and lower half blue (BGR), so which way up and which
+    way round it came out can be read off its pixels."""
+    crop = np.zeros((96, 72, 3), np.uint8)
+    crop[:48] = (0, 0, 255)
+    crop[48:] = (255, 0, 0)
+    return crop
+
+
+def test_a_finder_box_is_the_rectangle_round_the_face_in_the_faces_own_order() -> None:
+    import cv2
+
+    face = np.array([[10, 0], [40, 10], [40, 50], [10, 40]], float)  # a parallelogram, TL first
+    box = training.finder_box(face)
+    sides = np.roll(box, -1, axis=0) - box
+    assert abs(float(sides[0] @ sides[1])) < 1e-3 * float(sides[0] @ sides[0])  # a right angle
+    contour = box.astype(np.float32).reshape(-1, 1, 2)
+    assert all(cv2.pointPolygonTest(contour, (float(x), float(y)), True) >= -1e-3 for x, y in face)
+    nearest = [int(np.argmin(np.linalg.norm(face - corner, axis=1))) for corner in box]
+    assert nearest == [0, 1, 2, 3]
+    upright = np.array([[0, 0], [30, 0], [30, 40], [0, 40]], float)
+    assert np.allclose(training.finder_box(upright), upright, atol=1e-4)
+    # a face squeezed wider than tall keeps its top first: the crop stays upright
+    wide = np.array([[0, 0], [40, 0], [40, 20], [0, 20]], float)
+    assert np.allclose(training.finder_box(wide), wide, atol=1e-4)
+
+
+def test_a_steep_view_cuts_through_a_parallelogram_round_the_same_tile() -> None:
+    face = np.array([[100, 100], [130, 100], [130, 140], [100, 140]], float)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        source = training.seen_steeply(face, rng)
+        assert np.allclose(source.mean(axis=0), face.mean(axis=0), atol=1e-6)
+        assert np.allclose(source[0] - source[1], source[3] - source[2], atol=1e-6)  # a parallelogram
+        nearest = [int(np.argmin(np.linalg.norm(face - corner, axis=1))) for corner in source]
+        assert nearest == [0, 1, 2, 3]
+    assert not np.allclose(training.seen_steeply(face, rng), face)
+
+
+def test_a_sheared_crop_stays_upright_and_a_sideways_one_does_not() -> None:
+    crop = two_tone_crop()
+    rng = np.random.default_rng(1)
+    for _ in range(10):
+        out = training.sheared(crop, rng)
+        assert out.shape == crop.shape and out.dtype == np.uint8
+        assert out[10:30, 30:42, 2].mean() > 200 and out[66:86, 30:42, 0].mean() > 200  # red up, blue down
+    turned = training.sideways(crop, rng)
+    assert turned.shape == crop.shape
+    left, right = turned[:, :30].reshape(-1, 3).mean(0), turned[:, 42:].reshape(-1, 3).mean(0)
+    assert {int(np.argmax(left)), int(np.argmax(right))} == {0, 2}  # red and blue now side by side
+
+
+def test_sideways_crops_are_tiles_only_and_may_have_any_answer() -> None:
+    rng = np.random.default_rng(2)
+    tiles = np.array([training.LABELS.index("r7")] * 200 + [training.LABELS.index(NOT_A_TILE)] * 200)
+    images = np.stack([two_tone_crop()] * len(tiles))
+    inputs, mask, turned = training._finish(images, tiles, np.ones(len(tiles), bool), rng, train=True)
+    assert inputs.shape == (len(tiles), 3, 64, 48)
+    assert 0 < turned[:200].sum() < 50 and not turned[200:].any()
+    assert mask[turned].all() and not mask[~turned].all(axis=1).any()
+    _, _, unturned = training._finish(images, tiles, np.ones(len(tiles), bool), rng, train=False)
+    assert not unturned.any()  # validation crops are never turned sideways
+
+
+def test_a_sideways_crop_is_taught_even_odds_and_a_tile_its_answer() -> None:
+    torch = pytest.importorskip("torch")
+    answers = 2 * len(training.TILE_NAMES)
+    mask = torch.zeros(2, answers, dtype=torch.bool)
+    mask[0, 3] = True
+    mask[1] = True
+    sideways = torch.tensor([False, True])
+    logits = torch.zeros(2, answers, requires_grad=True)
+    training._loss(torch, logits, mask, sideways).backward()
+    assert logits.grad[0, 3] < 0  # the tile's answer is pulled up
+    assert torch.allclose(logits.grad[1], torch.zeros(answers), atol=1e-7)  # even odds: already the best
+    sure = torch.zeros(1, answers)
+    sure[0, 3] = 10.0
+    even = torch.zeros(1, answers)
+    assert training._loss(torch, sure, mask[1:], sideways[1:]) > training._loss(torch, even, mask[1:], sideways[1:])

@@ -331,7 +331,7 @@ def test_only_a_box_that_looks_cut_is_cut_by_the_edge() -> None:
     assert two.cut_by_the_edge(300, 200).tolist() == [True, False]
 
 
-@pytest.mark.parametrize(("seed", "surface"), [(4, "plain"), (3, "cloth")])
+@pytest.mark.parametrize(("seed", "surface"), [(4, "plain"), (9, "plain")])
 def test_a_6_the_reader_alone_takes_for_a_turned_9_is_a_6_beside_its_upright_mates(
         scanner: Scanner, seed: int, surface: str) -> None:
     # Real tile crops (the bundled photos' b6, b7, b8) laid as one run on a generated table:

@@ -132,7 +132,51 @@ def jittered_crop(scene: SceneTiles, index: int, rng: np.random.Generator) -> np
     local = np.outer(local @ across / (across @ across), across) * scale[0] + np.outer(
         local @ along / (along @ along), along) * scale[1]
     moved = local @ rotation.T + centre + rng.normal(0, 0.1, 2) * size + rng.normal(0, 0.03, (4, 2)) * size
+    if rng.random() < STEEP_SHARE:
+        moved = seen_steeply(moved, rng)
     return warp_crop(scene.photos[scene.photo_of[index]], moved.astype(np.float32), CROP_WH)
+
+
+#: Share of crops cut as a finder's rectangle round a tile seen at a steep angle.
+STEEP_SHARE = 0.25
+#: How much a steep view shortens the tile along one direction (cos 63 to cos 18 degrees).
+STEEP_SQUEEZE = (0.45, 0.95)
+
+
+def finder_box(quad: np.ndarray) -> np.ndarray:
+    """The oriented rectangle a finder puts round a tile whose face is the quadrilateral
+    ``quad`` (TL, TR, BR, BL): the smallest turned rectangle around it, its corners in the
+    tile's own order (the corner nearest each of ``quad``'s), so the crop stays upright even
+    where the rectangle came out wider than tall."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    box = cv2.boxPoints(cv2.minAreaRect(quad.astype(np.float32))).astype(np.float64)
+    if _signed_area(box) * _signed_area(quad) < 0:
+        box = box[::-1]
+    starts = [np.roll(box, -k, axis=0) for k in range(4)]
+    return min(starts, key=lambda b: float(np.linalg.norm(b - quad, axis=1).sum()))
+
+
+def _signed_area(points: np.ndarray) -> float:
+    x, y = points[:, 0], points[:, 1]
+    return float((x * np.roll(y, -1) - np.roll(x, -1) * y).sum() / 2)
+
+
+def seen_steeply(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Where, in the same picture, to cut the crop a finder's box would give of this tile had
+    the phone looked at it steeply: the picture squeezed along a random direction (a tilt
+    foreshortens the table that way), the face a parallelogram whose rectangle (``finder_box``)
+    cuts off two of its corners and takes in table or a neighbour at the other two, and that
+    rectangle carried back into the unsqueezed picture.
+
+    Why: on a 50 degree tilt the reader misread tiles sheared into parallelograms (docs/vision.md);
+    the only perspective it had learnt was a straight-on trapezoid (``perspective``)."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    centre = quad.mean(axis=0)
+    angle = rng.uniform(0, np.pi)
+    direction = np.array([np.cos(angle), np.sin(angle)])
+    squeeze = np.eye(2) + (rng.uniform(*STEEP_SQUEEZE) - 1) * np.outer(direction, direction)
+    box = finder_box((quad - centre) @ squeeze.T)
+    return box @ np.linalg.inv(squeeze).T + centre
 
 
 def _orientation_confidence(folder: Path) -> dict[str, float]:
@@ -171,8 +215,14 @@ def augment(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = np.clip(out * 255, 0, 255).astype(np.uint8)
     if rng.random() < 0.25:
         out = perspective(out, rng)
+    elif rng.random() < STEEP_SHARE:
+        out = sheared(out, rng)
     blur = rng.random()
-    if blur < 0.2:
+    if rng.random() < LOW_RESOLUTION_SHARE:
+        # Already as soft as a crop gets: no blur on top (a first run that stacked the two, with
+        # more steep and low-resolution crops, read a 9 px motion blur worse: docs/vision.md).
+        out = low_resolution(out, rng)
+    elif blur < 0.2:
         out = motion_blurred(out, rng)
     elif blur < 0.3:
         out = defocused(out, rng)
@@ -186,6 +236,23 @@ def augment(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         if ok:
             out = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return out
+
+
+#: Share of crops cut from a tile only a few pixels wide (``low_resolution``).
+LOW_RESOLUTION_SHARE = 0.1
+#: The tile's width in the photo, in pixels, for such a crop.
+LOW_RESOLUTION_WIDTH = (10, 32)
+
+
+def low_resolution(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop of a tile 10-32 pixels wide in the photo (the far rows of a tilted phone, a
+    table seen whole): the face shrunk to that size and warped back up to the crop, blocky and
+    soft as the reader then gets it. The real training tiles are 40-150 px wide (5th to 95th
+    percentile), the generated ones 23-87."""
+    h, w = image.shape[:2]
+    small_w = int(rng.integers(*LOW_RESOLUTION_WIDTH))
+    small = cv2.resize(image, (small_w, max(2, round(small_w * h / w))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def motion_blurred(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -222,6 +289,20 @@ def perspective(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
+def sheared(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A crop cut the way :func:`seen_steeply` cuts one from a photo, for crops that come
+    without their photo: what lies beyond the face is the face's edge drawn out, or a table."""
+    h, w = image.shape[:2]
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    source = seen_steeply(frame, rng).astype(np.float32)
+    matrix = cv2.getPerspectiveTransform(source, frame)
+    if rng.random() < 0.5:
+        return cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    table = tuple(int(v) for v in rng.integers(0, 256, 3))
+    return cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                               borderValue=table)
+
+
 def to_input(images: np.ndarray) -> np.ndarray:
     """uint8 BGR crops (N, H, W, 3) -> float RGB (N, 3, 64, 48) in 0..1, as inference feeds."""
     small = np.stack([cv2.resize(i, INPUT_WH, interpolation=cv2.INTER_AREA) for i in images])
@@ -256,29 +337,67 @@ def answer_mask(labels: np.ndarray, flipped: np.ndarray, known: np.ndarray) -> n
     return np.concatenate([upright, upside_down], axis=1)
 
 
+#: Share of tile crops turned a quarter round and taught as having no answer (``sideways``).
+SIDEWAYS_SHARE = 0.08
+
+
+def sideways(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop a box gives when its long side was taken the wrong way (a tile seen nearly
+    square, or squeezed by a tilt): the tile turned a quarter round and stretched to portrait.
+
+    Why teach it as no answer at all (the loss pulls it to even odds, see ``_loss``): the reader
+    reads an unsure tile again through its box turned a quarter round (``vision/reader.py``) and
+    keeps the surer read; on the 50 degree tilt and the modern print many kept reads were of
+    sideways crops, read wrong more surely than the turned box read right."""
+    h, w = image.shape[:2]
+    turned = np.rot90(image, 1 if rng.random() < 0.5 else -1)
+    return cv2.resize(np.ascontiguousarray(turned), (w, h), interpolation=cv2.INTER_AREA)
+
+
+def _turned_sideways(tiles: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Which crops of a batch to turn sideways (tiles only: a non-tile is one either way)."""
+    return (rng.random(len(tiles)) < SIDEWAYS_SHARE) & (tiles != LABELS.index(NOT_A_TILE))
+
+
+def _finish(images: np.ndarray, tiles: np.ndarray, known: np.ndarray, rng: np.random.Generator,
+            train: bool) -> tuple[np.ndarray, ...]:
+    """Inputs, right-answer mask and sideways flags of a batch: half the crops turned round
+    (their answer in the upside-down half), in training some turned sideways (any answer)."""
+    images = images.copy()
+    flip = rng.random(len(tiles)) < 0.5
+    images[flip] = images[flip, ::-1, ::-1]
+    mask = answer_mask(tiles, flip, known)
+    turned = _turned_sideways(tiles, rng) if train else np.zeros(len(tiles), bool)
+    for i in np.flatnonzero(turned):
+        images[i] = sideways(images[i], rng)
+    mask[turned] = True
+    return to_input(images), mask, turned
+
+
 def _batch(crops: CropSet, picks: np.ndarray, rng: np.random.Generator, train: bool) -> tuple[np.ndarray, ...]:
     images = crops.images[picks]
     if train:
         images = np.stack([augment(i, rng) for i in images])
-    flip = rng.random(len(picks)) < 0.5
-    images = images.copy()
-    images[flip] = images[flip, ::-1, ::-1]
-    return to_input(images), answer_mask(crops.tiles[picks], flip, crops.orientation_known[picks])
+    return _finish(images, crops.tiles[picks], crops.orientation_known[picks], rng, train)
 
 
 def _scene_batch(scene: SceneTiles, picks: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
     images = np.stack([augment(jittered_crop(scene, int(i), rng), rng) for i in picks])
-    flip = rng.random(len(picks)) < 0.5
-    images[flip] = images[flip, ::-1, ::-1]
-    return to_input(images), answer_mask(scene.tiles[picks], flip, scene.orientation_known[picks])
+    return _finish(images, scene.tiles[picks], scene.orientation_known[picks], rng, True)
 
 
-def _loss(torch: Any, logits: Any, mask: Any, smoothing: float = 0.05) -> Any:
+def _loss(torch: Any, logits: Any, mask: Any, sideways: Any = None, smoothing: float = 0.05) -> Any:
     """Minus the log of the probability given to the right outputs together, plus a little
-    label smoothing so no answer is ever certain (a wrong read at 0.99 is the costliest)."""
+    label smoothing so no answer is ever certain (a wrong read at 0.99 is the costliest). A
+    crop turned sideways (``sideways`` True) has no right answer: its loss is the cross-entropy
+    to even odds over every output, so it reads unsure and the reader's quarter-turned look wins."""
     log_probs = torch.log_softmax(logits, dim=1)
     right = torch.logsumexp(log_probs.masked_fill(~mask, float("-inf")), dim=1)
-    return (1 - smoothing) * (-right).mean() + smoothing * (-log_probs.mean())
+    spread = -log_probs.mean(dim=1)
+    per_crop = (1 - smoothing) * (-right) + smoothing * spread
+    if sideways is not None:
+        per_crop = torch.where(sideways, spread, per_crop)
+    return per_crop.mean()
 
 
 def evaluate(model: Any, torch: Any, crops: CropSet, batch: int = 256) -> dict[str, float]:
@@ -362,13 +481,13 @@ def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, ba
         losses = []
         for step in range(per_epoch // batch):
             picks = order[step * batch:(step + 1) * batch]
-            inputs, mask = _batch(train, picks, rng, train=True)
+            inputs, mask, turned = _batch(train, picks, rng, train=True)
             if scene_tiles:
                 scene = scene_tiles[step % len(scene_tiles)]
-                extra_inputs, extra_mask = _scene_batch(scene, rng.integers(0, len(scene.tiles), batch // 2), rng)
-                inputs, mask = np.concatenate([inputs, extra_inputs]), np.concatenate([mask, extra_mask])
+                extra = _scene_batch(scene, rng.integers(0, len(scene.tiles), batch // 2), rng)
+                inputs, mask, turned = (np.concatenate([a, b]) for a, b in zip((inputs, mask, turned), extra))
             logits = model(torch.from_numpy(inputs))
-            loss = _loss(torch, logits, torch.from_numpy(mask))
+            loss = _loss(torch, logits, torch.from_numpy(mask), torch.from_numpy(turned))
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
