@@ -105,7 +105,7 @@ class TileReader:
             corners[unsure[better]] = other_boxes[better]
             unsure = unsure[self._sureness(probabilities[unsure]) < SURE_ENOUGH]
         self._join_halves(image_bgr, found.corners, corners, probabilities)
-        labels, confidence, turned = self._decide(probabilities, edition)
+        labels, confidence, turned, _ = self._decide(probabilities, edition)
         corners[turned] = np.roll(corners[turned], 2, axis=1)
         probabilities[turned] = probabilities[turned, ::-1]  # kept as the corners now lie
         return found.with_reads(corners, labels, confidence, probabilities)
@@ -120,15 +120,14 @@ class TileReader:
         over 99 % of the tiles in a chain of three or more face like all their chain-mates
         (``SET_MATES_ALIKE``). So where a tile's mates surely face one way, a reading of it
         facing the other way is unlikely however its crop looks, and the reader's belief is
-        weighed by that prior before the tile is chosen. This is
-        what tells an upright 6 from a 9 turned round when the crop alone cannot (the two
-        differ only by where the number and the brand mark sit, faint in a small or blurred
-        crop). It changes a reading only where the reader's own belief was divided between
+        weighed by that prior before the tile is chosen. This is what tells an upright 6 from
+        a 9 turned round when the crop alone cannot (the two differ only by where the number
+        and the brand mark sit, faint in a small or blurred crop). It changes a reading only where the reader's own belief was divided between
         the two ways up (less than ``SURE_ENOUGH`` on the way its corners lie): a tile read
         surely facing unlike every mate (a player did lay it turned) stays as it was read, and
-        no confidence rises: a tile the weighing chose is as unsure as the reader's own read
-        (a real 9 laid turned in a group of upright 9s, read 0.64 as it lies, becomes a 6 that
-        stays flagged, never a sure 6 that would make the table invalid).
+        no confidence rises: a tile is as sure as the reader alone was of the answer chosen
+        (a real 9 laid turned in a group of upright 9s, read 0.64 as it lies and 0.30 as a
+        turned 6, becomes a 6 at 0.30, flagged, never a sure 6 that makes the table invalid).
         (On the robustness benchmark's generated scenes, whose sets turn 4 % of their tiles on
         purpose, weighing sure tiles too turned three right reads wrong and mended three;
         weighing only divided ones mends two and turns none wrong.)
@@ -160,24 +159,27 @@ class TileReader:
         beliefs = probabilities[weighed].copy()
         if self.none_column is not None:
             beliefs[:, :, self.none_column] = 0.0  # already taken for a tile: only its way up is weighed
-        labels, confidence, turned = self._decide(beliefs, edition, prior[weighed])
+        labels, confidence, turned, answers = self._decide(beliefs, edition, prior[weighed])
+        # The mates choose the way up; they do not make the crop clearer: a tile is no surer
+        # than the reader alone was of the answer chosen (a 6 it took for a 9 stays flagged,
+        # so the referee never accuses over it).
+        own = self._jokers_merged(beliefs).sum(axis=1)[np.arange(len(weighed)), answers]
         all_labels = list(found.labels)
         all_confidence = found.read_confidence.copy()
         corners, probabilities = found.corners.copy(), probabilities.copy()
         for n, i in enumerate(weighed):
-            # The mates choose the way up; they do not make the crop clearer: a read the reader
-            # was unsure of stays as unsure (flagged, so the referee never accuses over it).
-            all_labels[i], all_confidence[i] = labels[n], min(confidence[n], found.read_confidence[i])
+            all_labels[i], all_confidence[i] = labels[n], min(confidence[n], own[n])
             if turned[n]:
                 corners[i] = np.roll(corners[i], 2, axis=0)
                 probabilities[i] = probabilities[i, ::-1]
         return found.with_reads(corners, all_labels, all_confidence, probabilities)
 
     def _decide(self, probabilities: np.ndarray, edition: str,
-                prior: np.ndarray | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
+                prior: np.ndarray | None = None) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
         """Each crop's tile from the reader's belief ``(N, orientation, answer)``, weighed by a
         ``prior`` over its way up ``(N, 2)`` where one is known: (labels, confidence, turned:
-        True where the tile lies the other way up from the corners it was read in)."""
+        True where the tile lies the other way up from the corners it was read in, and the
+        answers' columns)."""
         if prior is not None:
             probabilities = probabilities * prior[:, :, None]
             probabilities = probabilities / np.maximum(probabilities.sum(axis=(1, 2), keepdims=True), 1e-12)
@@ -192,7 +194,7 @@ class TileReader:
         colours = probabilities.sum(axis=1)[:, self.joker_columns].argmax(axis=1)
         labels = [names.get(self.tile_names[self.joker_columns[c]], "J") if b == joker_at else self.tile_names[b]
                   for b, c in zip(best, colours)]
-        return labels, confidence, turned
+        return labels, confidence, turned, best
 
     def _join_halves(self, image_bgr: np.ndarray, boxes: np.ndarray, corners: np.ndarray,
                      probabilities: np.ndarray) -> None:
