@@ -7,7 +7,6 @@ growths) on the same position, and the route is checked: these positions must no
 from __future__ import annotations
 
 import pytest
-import rummi.engine.solver as solver
 from rummi.engine.notation import format_sets, parse_sets, parse_tiles
 from rummi.engine.referee import judge_turn
 from rummi.engine.rules import get_rules
@@ -15,19 +14,9 @@ from rummi.engine.solver import Objective, locked, solve
 from rummi.engine.solver.position import Position, RuleView
 
 from benchmarks.positions import PRESET_CLASSES, deal, joker_deal
+from tests.test_solver_fates import _no_integer_program, _score
 
 SABRA = "pagat_sabra"
-
-
-def _score(hint) -> tuple[int, int, int]:
-    return hint.tiles_played, hint.value_played, sum(hint.untouched)
-
-
-def _no_integer_program(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*args, **kwargs):
-        raise AssertionError("the integer program was asked")
-
-    monkeypatch.setattr(solver, "solve_turn", refuse)
 
 
 def _fast_and_exact(table, rack, edition, objective, monkeypatch, opened=True):

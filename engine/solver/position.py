@@ -9,6 +9,7 @@ modelled: a set holding one stays on the table untouched, and the rack keeps the
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections import Counter
 from collections.abc import Sequence
@@ -123,20 +124,8 @@ class Position:
         _check_tiles(self.table_sets_in, self.rack_in, ed)
 
         self.table_count = [0] * self.size
-        self.rack_count = [0] * self.size
-        self.rack_jokers: Counter[int] = Counter()
         self.joker_tile: dict[int, Tile] = {}
-        self.unplayable_rack: list[Tile] = []
-        for tile in self.rack_in:
-            if tile.is_joker:
-                key = self.joker_key(tile)
-                if key is None:
-                    self.unplayable_rack.append(tile)
-                else:
-                    self.rack_jokers[key] += 1
-                    self.joker_tile.setdefault(key, tile)
-            else:
-                self.rack_count[self.index(tile)] += 1
+        self._read_rack(self.rack_in)
 
         self.sets: list[TableSet] = []
         self.table_jokers: list[TableJoker] = []
@@ -149,6 +138,37 @@ class Position:
                     self.table_count[self.index(t)] += 1
         for k, tiles in enumerate(self.table_sets_in):  # after the counts: locked sets read them
             self.sets.append(self._read_set(k, tiles))
+
+    def _read_rack(self, rack: Sequence[Tile]) -> None:
+        """The rack's fields: its counts, its jokers by kind (a joker no model places is
+        unplayable) and, first in ``joker_tile``, a rack tile for each joker kind."""
+        self.rack_in = tuple(rack)
+        self.rack_count = [0] * self.size
+        self.rack_jokers: Counter[int] = Counter()
+        self.unplayable_rack: list[Tile] = []
+        for tile in self.rack_in:
+            if tile.is_joker:
+                key = self.joker_key(tile)
+                if key is None:
+                    self.unplayable_rack.append(tile)
+                else:
+                    self.rack_jokers[key] += 1
+                    self.joker_tile.setdefault(key, tile)
+            else:
+                self.rack_count[self.index(tile)] += 1
+
+    def with_rack(self, rack: Sequence[Tile]) -> Position:
+        """This table with another rack, without reading the table again (the Twist search
+        asks hundreds of rests of one table): a rack joker's tile comes first in
+        ``joker_tile``, then the table's, as the constructor orders them. Not for locked sets,
+        whose ways to grow read the rack."""
+        out = copy.copy(self)
+        table_tiles = self.joker_tile
+        out.joker_tile = {}
+        out._read_rack(rack)
+        for key, tile in table_tiles.items():
+            out.joker_tile.setdefault(key, tile)
+        return out
 
     # --- indexing ------------------------------------------------------------------------
     def index(self, tile: Tile) -> int:

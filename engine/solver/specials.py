@@ -1017,33 +1017,14 @@ def _sub_position(
 ) -> Position:
     """``Position(table, rack, ...)``, the table read once per search: most rests of one search
     share their table (every plain set) and differ in the rack (reading the table's sets again
-    cost half of a rest's time). The rack's fields are filled as :class:`Position` does."""
+    cost half of a rest's time): :meth:`Position.with_rack`."""
     if cache is None or rules.locked_joker_sets:  # a locked set's ways to grow read the rack
         return Position(table, rack, pos.edition, rules)
     key = (tuple(table), rules)
     base = cache.get(key)
     if base is None:
         base = cache[key] = Position(table, [], pos.edition, rules)
-    out = copy.copy(base)
-    out.rack_in = tuple(rack)
-    out.rack_count = [0] * base.size
-    out.rack_jokers = Counter()
-    out.unplayable_rack = []
-    joker_tile: dict[int, Tile] = {}
-    for tile in rack:
-        if tile.is_joker:
-            kind = out.joker_key(tile)
-            if kind is None:
-                out.unplayable_rack.append(tile)
-            else:
-                out.rack_jokers[kind] += 1
-                joker_tile.setdefault(kind, tile)
-        else:
-            out.rack_count[out.index(tile)] += 1
-    for kind, tile in base.joker_tile.items():
-        joker_tile.setdefault(kind, tile)
-    out.joker_tile = joker_tile
-    return out
+    return base.with_rack(rack)
 
 
 def _as_before(pos: Position, joker: TableJoker, k: int) -> TableJoker:
