@@ -25,33 +25,19 @@ import platform
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rummi.datasets.real import default_real_photos  # noqa: E402
-from rummi.vision.detections import CUT_SHARE, TileDetections  # noqa: E402
+from rummi.vision.detections import CUT_SHARE  # noqa: E402
 from rummi.vision.evaluation import Evaluation  # noqa: E402
 from rummi.vision.scanner import UNCERTAIN_BELOW, Scanner  # noqa: E402
 
 from benchmarks.vision_robustness import MANIFEST, cropped_half, real_cases  # noqa: E402
 
 SHARES = (0.5, 0.6, 0.75, 0.9, 1.0)
-
-
-def inside_shares(found: TileDetections, width: int, height: int) -> np.ndarray:
-    """Per box: the area of it inside the photo over the photo's median tile (NaN off the edge)."""
-    shares = np.full(len(found), np.nan)
-    if not len(found):
-        return shares
-    median_area = float(np.median(found.widths)) * float(np.median(found.heights))
-    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
-    for i in np.flatnonzero(found.at_the_edge(width, height)):
-        inside, _ = cv2.intersectConvexConvex(found.corners[i].astype(np.float32), frame)
-        shares[i] = inside / median_area
-    return shares
 
 
 def main() -> int:
@@ -72,7 +58,7 @@ def main() -> int:
         result = scanner.scan(changed.image)
         matched = Evaluation().add(changed.name, changed.labels, changed.outlines, result, 0.0, changed.counted)
         height, width = changed.image.shape[:2]
-        shares = inside_shares(result.found, width, height)
+        shares = result.found.inside_shares(width, height)
         for i in np.flatnonzero(~np.isnan(shares)):
             if i in matched.ignored:
                 continue  # a tile the crop left under half of: neither right nor wrong

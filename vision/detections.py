@@ -159,16 +159,22 @@ class TileDetections:
         turns an "illegal" verdict into "uncertain"); one the edge cuts shows part of its face
         (a real 2 cut in half was read as 13 at 0.96), whether the finder boxed only what shows
         or guessed the whole tile past the edge."""
-        touching = self.at_the_edge(width, height)
         if len(self) < MEDIAN_TILES:
-            return touching
+            return self.at_the_edge(width, height)
+        return self.inside_shares(width, height) < CUT_SHARE  # NaN (not at the edge): False
+
+    def inside_shares(self, width: int, height: int) -> np.ndarray:
+        """Per box at the photo's edge, the area of it inside the photo over the photo's median
+        tile (median width x median height); NaN for a box away from the edge."""
+        shares = np.full(len(self), np.nan)
+        if not len(self):
+            return shares
         median_area = float(np.median(self.widths)) * float(np.median(self.heights))
         frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
-        cut = np.zeros(len(self), bool)
-        for i in np.flatnonzero(touching):
+        for i in np.flatnonzero(self.at_the_edge(width, height)):
             inside, _ = cv2.intersectConvexConvex(self.corners[i].astype(np.float32), frame)
-            cut[i] = inside < CUT_SHARE * median_area
-        return cut
+            shares[i] = inside / median_area if median_area > 0 else np.inf  # degenerate boxes: never cut
+        return shares
 
     @property
     def upside_down(self) -> np.ndarray:
@@ -187,10 +193,16 @@ class TileDetections:
         found = np.clip(self.find_confidence / SURELY_A_TILE, 0.0, 1.0)
         return found * self.read_confidence
 
+    @property
+    def read_as_tiles(self) -> np.ndarray:
+        """True where the reader took the box for a tile (not ``none``: a face-down tile,
+        clutter, a box across two tiles)."""
+        return np.array([label != NOT_A_TILE for label in self.labels], bool)
+
     def without_non_tiles(self) -> TileDetections:
-        """The boxes the reader took for tiles: those it read as ``none`` (a face-down tile,
-        clutter, a box across two tiles) are dropped before any layout, score or hint."""
-        return self[np.array([label != NOT_A_TILE for label in self.labels], bool)]
+        """The boxes the reader took for tiles: the others are dropped before any layout,
+        score or hint."""
+        return self[self.read_as_tiles]
 
     def tiles(self, edition: str = "standard") -> list[Tile | None]:
         """The engine's tiles; ``edition`` for the joker names only Expert and Twist have."""

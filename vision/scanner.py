@@ -22,7 +22,6 @@ import numpy as np
 from rummi.engine.melds import SetVerdict, classify
 from rummi.engine.notation import format_tiles
 from rummi.engine.tiles import Tile
-from rummi.vision.classes import NOT_A_TILE
 from rummi.vision.detections import TileDetections
 from rummi.vision.finder import TileFinder
 from rummi.vision.geometry import warp_crop
@@ -176,7 +175,7 @@ class Scanner:
         # A box the reader says holds no tile never reaches the layout, a score or a hint.
         read = self.reader.read(seen, found, edition)
         found = read.without_non_tiles()
-        refused = read[np.array([label == NOT_A_TILE for label in read.labels], bool)]
+        refused = read[~read.read_as_tiles]
         read_at = time.perf_counter()
         on_ledge = stands_on_a_ledge(seen, found) if kind == "auto" else None
         layout = lay_out(found, kind, on_ledge)

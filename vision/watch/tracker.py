@@ -58,7 +58,6 @@ from rummi.engine.referee import Side, Spot, judge_turn
 from rummi.engine.referee.verdicts import Status, TurnVerdict
 from rummi.engine.rules import Rules, get_rules
 from rummi.engine.tiles import Tile
-from rummi.vision.classes import NOT_A_TILE
 from rummi.vision.detections import TileDetections
 from rummi.vision.layout import lay_out
 from rummi.vision.scanner import ScanResult
@@ -413,7 +412,7 @@ class TurnTracker:
             if old.found.read_probabilities.shape[2] == answers:
                 beliefs[i] = old.found.read_probabilities[j]
         read_now = found.with_reads(corners, labels, confidence, beliefs)
-        is_tile = np.array([label != NOT_A_TILE for label in read_now.labels], bool)
+        is_tile = read_now.read_as_tiles
         merged = read_now[is_tile]
         settled = np.isin(np.arange(len(found)), list(known))[is_tile]
         # A fresh tile is weighed by its set-mates, the settled ones among them too (an upright
