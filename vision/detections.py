@@ -31,9 +31,9 @@ SURELY_A_TILE = 0.5
 EDGE_MARGIN = 0.05
 #: A box at the photo's edge looks cut when what of it lies inside the photo is less than this
 #: share of the photo's median tile (median width x median height). Drawn on the boxes at the
-#: edge of the held-out photos' half crops (``benchmarks/edge_cut.py``; with the models of
-#: 2026-12-02: 95 boxes): 0.75 flags 33 of them, every sure wrong read among them too (a real
-#: 2 cut in half, 0.68 of a tile inside); what it lets through are boxes the size of a whole tile.
+#: edge of the held-out photos' half crops (``benchmarks/edge_cut.py``; with the shipped models
+#: of 2026-12-02: 93 boxes): 0.75 flags 27 of them, and both sure wrong reads among them (0.6
+#: would miss both); what it lets through are boxes the size of a whole tile.
 CUT_SHARE = 0.75
 #: With fewer tiles than this a photo has no median tile to compare with: every box at its
 #: edge is taken as cut.
