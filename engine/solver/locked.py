@@ -30,7 +30,7 @@ from dataclasses import replace
 from rummi.engine.solver import dp, fates
 from rummi.engine.solver.fates import score
 from rummi.engine.solver.position import ANY, Position, TableSet
-from rummi.engine.solver.turn import Objective, TurnAnswer, grown_set, played_value
+from rummi.engine.solver.turn import Objective, TurnAnswer, extended, played_value
 from rummi.engine.tiles import Tile
 
 #: combinations of growths walked at most (each a walk of about 0.3 ms, mid-game), past which
@@ -182,14 +182,8 @@ def _kept_each(pos: Position, locked: list[int], choice: tuple[int, ...]) -> lis
 
 def _grown_sets(pos: Position, locked: list[int], choice: tuple[int, ...]) -> list[list[Tile]]:
     """The locked sets with their chosen growths, in reading order (jokers where they stand)."""
-    out = []
-    for k, e in zip(locked, choice):
-        s = pos.sets[k]
-        extra = [pos.tile(i) for i, n in s.extensions[e] for _ in range(n)]
-        if s.extension_jokers[e]:
-            extra += [pos.joker_tile[ANY]] * s.extension_jokers[e]
-        out.append(grown_set(list(s.tiles), extra, pos.edition) if extra else list(s.tiles))
-    return out
+    return [extended(pos, pos.sets[k], pos.sets[k].extensions[e], pos.sets[k].extension_jokers[e])
+            for k, e in zip(locked, choice)]
 
 
 def _part_score(pos: Position, played: list[Tile], kept: int, objective: Objective) -> tuple[int, int, int]:

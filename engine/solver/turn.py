@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from rummi.engine.melds import classify
 from rummi.engine.solver.ilp import Expr, Model, add_into
 from rummi.engine.solver.layer import Layer
-from rummi.engine.solver.position import ANY, Position, TableJoker
+from rummi.engine.solver.position import ANY, Position, TableJoker, TableSet
 from rummi.engine.tiles import Tile
 
 
@@ -161,10 +161,7 @@ def solve_turn(
                 flags.append(True)
             for option, jokers, var in zip(s.extensions, s.extension_jokers, locked_vars[k]):
                 if x[var] > 0:
-                    extra = [pos.tile(i) for i, n in option for _ in range(n)]
-                    if jokers:
-                        extra += [pos.joker_tile[ANY]] * jokers
-                    sets.append(grown_set(list(s.tiles), extra, pos.edition) if extra else list(s.tiles))
+                    sets.append(extended(pos, s, option, jokers))
                     flags.append(not option and not jokers)
     for layer in (table_layer, freed_layer, opening_layer):
         if layer is not None:
@@ -180,6 +177,15 @@ def solve_turn(
         opening_value=ev(opening_layer.points) if opening_layer is not None else 0,
         proven=model.proven,
     )
+
+
+def extended(pos: Position, s: TableSet, option: tuple[tuple[int, int], ...], jokers: int) -> list[Tile]:
+    """Locked set ``s`` grown by one of its ways (``option``: (tile index, count) to add, and
+    ``jokers`` plain rack jokers), laid out as :func:`grown_set` lays it."""
+    extra = [pos.tile(i) for i, n in option for _ in range(n)]
+    if jokers:
+        extra += [pos.joker_tile[ANY]] * jokers
+    return grown_set(list(s.tiles), extra, pos.edition) if extra else list(s.tiles)
 
 
 def grown_set(tiles: list[Tile], extra: list[Tile], edition: object) -> list[Tile]:
