@@ -18,7 +18,7 @@ from rummi.api.access import Access
 from rummi.api.corrections import CorrectionStore
 from rummi.api.errors import ScansBusyError
 from rummi.api.game_records import GameRecords
-from rummi.api.memory import give_back_memory
+from rummi.api.memory import give_back_memory, keep_big_blocks_apart
 from rummi.api.settings import Settings
 
 if TYPE_CHECKING:
@@ -63,6 +63,8 @@ class Inference:
     def __init__(self, settings: Settings) -> None:
         self.scanner = ScannerHolder(settings)
         self._trim = settings.trim_memory
+        if self._trim:  # before any photo: a big buffer is then never kept by a worker's arena
+            keep_big_blocks_apart()
         self._scans = anyio.CapacityLimiter(settings.scan_workers)
         self._quick = anyio.CapacityLimiter(settings.quick_workers)
         self._max_waiting = settings.max_queued_scans
