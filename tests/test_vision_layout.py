@@ -96,6 +96,36 @@ def test_a_tile_beside_the_rack_in_its_tier_is_on_it_and_a_table_set_stays_a_set
     assert [found.labels[i] for i in layout.rack] == ["b2", "b9", "r11", "k4"]
 
 
+def test_tiles_of_one_tier_far_apart_are_one_rack_where_its_bar_shows_between_them() -> None:
+    # Two on a ledge, a gap of three tiles, then two more: no piece has three on a ledge.
+    tier = row(["b2", "b9"], 50, 300) + row(["r11", "k4"], 50 + 5 * 31, 300)
+    found = scene(row(["r5", "r6", "r7"], 50, 50) + tier)
+    on_ledge = np.array([False] * 3 + [True] * 4)
+    asked: list[tuple[int, int]] = []
+
+    def bar(i: int, j: int) -> bool:
+        asked.append((i, j))
+        return True
+
+    layout = lay_out(found, on_ledge=on_ledge, bar_between=bar)
+    assert asked == [(4, 5)]  # only the gap between the two pieces is looked at
+    assert labels_of(found, layout.sets) == [["r5", "r6", "r7"]]
+    assert [found.labels[i] for i in layout.rack] == ["b2", "b9", "r11", "k4"]
+    # Where the gap shows table instead, the pieces are tiles on the table.
+    for bar_between in (None, lambda i, j: False):
+        layout = lay_out(found, on_ledge=on_ledge, bar_between=bar_between)
+        assert layout.rack is None
+        assert labels_of(found, layout.sets) == [["r5", "r6", "r7"], ["b2", "b9"], ["r11", "k4"]]
+
+
+def test_tiles_standing_between_ledge_tiles_join_them_in_one_tier() -> None:
+    # Ledges seen under the first, third and last tiles only (the others' strips in shadow).
+    tier = row(["b2", "b9", "r11", "k4", "o7"], 50, 300, gap=20)
+    found = scene(tier)
+    layout = lay_out(found, on_ledge=np.array([True, False, True, False, True]))
+    assert [found.labels[i] for i in layout.rack] == ["b2", "b9", "r11", "k4", "o7"]
+
+
 def test_loose_tiles_lying_every_which_way_are_unfinished_table_sets_not_a_rack() -> None:
     # Tiles scattered at many angles stand in no rack's tiers: they are on the table, and the
     # table check then says each is no set.

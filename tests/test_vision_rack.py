@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 from rummi.vision.detections import TileDetections
 from rummi.vision.image_io import load_image
-from rummi.vision.rack import stands_on_a_ledge
+from rummi.vision.rack import RackEvidence, stands_on_a_ledge
 from rummi.vision.scanner import Scanner
 
 SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples" / "images"
@@ -54,9 +54,28 @@ def test_the_same_rack_seen_from_across_the_table_still_stands_on_its_ledge() ->
     assert stands_on_a_ledge(turned, TileDetections.from_corners(corners, np.ones(3))).all()
 
 
+def test_the_bar_of_a_rack_shows_between_tiles_far_apart_and_a_table_does_not() -> None:
+    image = np.full((200, 400, 3), (180, 180, 180), np.uint8)
+    image[50:125, 20:380] = (25, 25, 28)  # the rack's back and ledge, behind and under the tiles
+    corners = np.stack([upright(x, 80) for x in (60, 105, 330)])  # a gap of four tiles
+    for quad in corners:
+        cv2.fillConvexPoly(image, quad.astype(np.int32), (196, 218, 228))
+    found = TileDetections.from_corners(corners, np.ones(3))
+    assert RackEvidence(image, found).bar_between(1, 2)
+    image[53:107, 200:240] = (196, 218, 228)  # a tile stands in the gap (the finder missed it)
+    assert not RackEvidence(image, found).bar_between(1, 2)
+    table = np.full((200, 400, 3), (40, 70, 110), np.uint8)  # dark brown wood, no rack
+    for quad in corners:
+        cv2.fillConvexPoly(table, quad.astype(np.int32), (196, 218, 228))
+    assert not RackEvidence(table, found).bar_between(1, 2)
+
+
 def test_real_photos_rack_and_table() -> None:
     scanner = Scanner.load()
     rack = scanner.scan(load_image(SAMPLES / "rack-rummy4-87.jpg"))
     assert rack.rack is not None and len(rack.rack) == len(rack.found) and rack.sets == []
+    # Gaps of two and three tiles in both tiers (before the rack's bar was looked at: no rack).
+    gaps = scanner.scan(load_image(SAMPLES / "rack-gaps-rummy4-90.jpg"))
+    assert gaps.rack is not None and len(gaps.rack) == len(gaps.found) == 13 and gaps.sets == []
     for table in ("scatter-rummy-42.jpg", "sets-rummy-11.jpg", "loose-rummy3-29.jpg"):
         assert scanner.scan(load_image(SAMPLES / table)).rack is None, table

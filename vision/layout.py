@@ -8,7 +8,8 @@ tiles left over after rows are found are tried as columns too.
 
 Which tiles are a *rack* is told by what a rack is, not by whether a row happens to make a
 valid set: tiles standing upright on a dark ledge (``on_ledge``, from
-:func:`vision.rack.stands_on_a_ledge`), side by side in tiers:
+:class:`vision.rack.RackEvidence`), side by side in tiers (touching, or with the rack's dark
+bar between them: ``bar_between``):
 
 * ``kind="auto"`` (the default): the tiles on a ledge that stand alike, with every tile
   standing alike beside them in the same tiers, are the rack (``None`` when no tile stands on
@@ -31,6 +32,7 @@ down row is read from the other end), sets and rack tiers from the top of the ph
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -39,6 +41,9 @@ from rummi.vision.detections import TileDetections
 
 LayoutKind = Literal["auto", "table", "rack"]
 LAYOUT_KINDS: tuple[str, ...] = ("auto", "table", "rack")
+#: ``bar_between(i, j)``: the rack's dark plastic runs between tiles i and j
+#: (:meth:`vision.rack.RackEvidence.bar_between`, which looks at the photo; the layout does not).
+BarBetween = Callable[[int, int], bool]
 
 #: Centre distance of touching neighbours, in tile widths (1.0 = touching exactly): up to
 #: about half a tile of gap still counts, as hands never place tiles perfectly.
@@ -75,9 +80,12 @@ class Layout:
         return [*self.sets, *([self.rack] if self.rack else [])]
 
 
-def lay_out(found: TileDetections, kind: LayoutKind = "auto", on_ledge: np.ndarray | None = None) -> Layout:
+def lay_out(found: TileDetections, kind: LayoutKind = "auto", on_ledge: np.ndarray | None = None,
+            bar_between: BarBetween | None = None) -> Layout:
     """Sets and rack of the read tiles; ``on_ledge[i]``: tile i stands on a rack's ledge (no
-    ledge seen when None: then ``auto`` finds no rack)."""
+    ledge seen when None: then ``auto`` finds no rack); ``bar_between(i, j)``: the rack's dark
+    plastic shows all the way between tiles i and j (:class:`vision.rack.RackEvidence`), so two
+    tiles of one tier far apart are still one tier."""
     if kind not in LAYOUT_KINDS:
         raise ValueError(f"unknown layout kind {kind!r}; use one of {', '.join(LAYOUT_KINDS)}")
     count = len(found)
@@ -85,7 +93,7 @@ def lay_out(found: TileDetections, kind: LayoutKind = "auto", on_ledge: np.ndarr
         return Layout(sets=[], rack=None)
     if kind == "rack":
         return Layout(sets=[], rack=_rack_order(found, list(range(count))))
-    rack = _rack_tiles(found, on_ledge) if kind == "auto" and on_ledge is not None else []
+    rack = _rack_tiles(found, on_ledge, bar_between) if kind == "auto" and on_ledge is not None else []
     table = [i for i in range(count) if i not in set(rack)]
     return Layout(sets=_table_sets(found, table), rack=_rack_order(found, rack) if rack else None)
 
@@ -104,10 +112,11 @@ def _table_sets(found: TileDetections, members: list[int]) -> list[list[int]]:
     return _reading_order_of_sets(found, sets)
 
 
-def _rack_tiles(found: TileDetections, on_ledge: np.ndarray) -> list[int]:
-    """The rack: tiers of tiles standing alike on a ledge, side by side along a line (at least
-    ``MIN_TIER_LEDGES`` on a ledge, or one beside such a tier), and the tiles standing alike
-    beside them in their tiers (a ledge in a neighbour's shadow, a tile the check missed)."""
+def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBetween | None = None) -> list[int]:
+    """The rack: tiers of tiles standing alike side by side along a line, at least
+    ``MIN_TIER_LEDGES`` of them on a ledge (the others: a ledge in a neighbour's shadow, a tile
+    the check missed), or one just above such a tier. Side by side: at most ``TIER_REACH``
+    widths apart, or next along the line with the rack's bar between them (``bar_between``)."""
     on = [int(i) for i in np.flatnonzero(np.asarray(on_ledge, bool))]
     if len(on) < MIN_TIER_LEDGES:
         return []
@@ -125,36 +134,60 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray) -> list[int]:
     height, width = float(np.median(found.heights[seeds])), float(np.median(found.widths[seeds]))
     across_of = centres @ mean_up
     along_of = centres @ right
+    standing = [int(i) for i in np.flatnonzero(upright)]
+    barred = _barred_neighbours(standing, across_of, along_of, height, width, bar_between)
 
     def same_tier(i: int, members: list[int]) -> bool:
-        return bool(np.any((np.abs(across_of[members] - across_of[i]) <= TIER_OFFSET * height)
-                           & (np.abs(along_of[members] - along_of[i]) <= TIER_REACH * width)))
+        near = ((np.abs(across_of[members] - across_of[i]) <= TIER_OFFSET * height)
+                & (np.abs(along_of[members] - along_of[i]) <= TIER_REACH * width))
+        return bool(np.any(near)) or any(m in barred.get(i, ()) for m in members)
+
+    def tier_of(first: list[int], among: list[int]) -> list[int]:
+        """``first`` and every tile of ``among`` joined to it, tile by tile along its line."""
+        tier, left = list(first), [i for i in among if i not in first]
+        grown = True
+        while grown:
+            joined = [i for i in left if same_tier(i, tier)]
+            grown = bool(joined)
+            tier += joined
+            left = [i for i in left if i not in joined]
+        return tier
 
     tiers: list[list[int]] = []
-    for i in seeds:  # group the ledge tiles into tiers, tile by tile along each line
-        joined = [t for t in tiers if same_tier(i, t)]
-        merged = [i] + [m for t in joined for m in t]
-        tiers = [t for t in tiers if t not in joined] + [merged]
-    kept = [t for t in tiers if len(t) >= MIN_TIER_LEDGES]
+    for i in seeds:  # the tiers of the ledge tiles, with the tiles standing between them
+        if not any(i in t for t in tiers):
+            tiers.append(tier_of([i], standing))
+    kept = [t for t in tiers if sum(bool(on_ledge[m]) for m in t) >= MIN_TIER_LEDGES]
     if not kept:
         return []
     rack = sorted({i for t in kept for i in t})
     lines = [float(np.median(across_of[t])) for t in kept]
     reach = (along_of[rack].min() - width, along_of[rack].max() + width)
-    for i in np.flatnonzero(upright):  # the tier above: upright tiles just above a tier, within its span
-        i = int(i)
+    for i in standing:  # the tier above: upright tiles just above a tier, within its span
         if i not in rack and reach[0] <= along_of[i] <= reach[1] and any(
                 0.7 * height <= across_of[i] - line <= TIER_SPACING * height for line in lines):
             rack.append(i)
-    grown = True
-    while grown:  # the tiles standing alike beside the rack in its tiers
-        grown = False
-        for i in np.flatnonzero(upright):
-            i = int(i)
-            if i not in rack and same_tier(i, rack):
-                rack.append(i)
-                grown = True
-    return sorted(rack)
+    # the tiles standing alike beside the rack in its tiers
+    return sorted(tier_of(rack, standing))
+
+
+def _barred_neighbours(standing: list[int], across_of: np.ndarray, along_of: np.ndarray, height: float,
+                       width: float, bar_between: BarBetween | None) -> dict[int, set[int]]:
+    """Tiles next to each other along one line, further apart than ``TIER_REACH`` widths, with
+    the rack's bar between them: each tile's such neighbours."""
+    barred: dict[int, set[int]] = {}
+    if bar_between is None:
+        return barred
+    for i in standing:
+        line = [j for j in standing if j != i and abs(across_of[j] - across_of[i]) <= TIER_OFFSET * height
+                and along_of[j] > along_of[i]]
+        if not line:
+            continue
+        j = min(line, key=lambda j: along_of[j])
+        if along_of[j] - along_of[i] > TIER_REACH * width and bar_between(i, j):
+            barred.setdefault(i, set()).add(j)
+            barred.setdefault(j, set()).add(i)
+    return barred
 
 
 def _neighbours(found: TileDetections, columns: bool) -> np.ndarray:

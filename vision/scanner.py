@@ -25,10 +25,10 @@ from rummi.engine.tiles import Tile
 from rummi.vision.detections import TileDetections
 from rummi.vision.finder import TileFinder
 from rummi.vision.geometry import warp_crop
-from rummi.vision.layout import Layout, LayoutKind, lay_out
+from rummi.vision.layout import BarBetween, Layout, LayoutKind, lay_out
 from rummi.vision.onnx_model import DEFAULT_THREADS, default_models_dir, load_onnx_model
 from rummi.vision.photo_quality import PhotoQuality, assess
-from rummi.vision.rack import stands_on_a_ledge
+from rummi.vision.rack import RackEvidence
 from rummi.vision.reader import TileReader
 from rummi.vision.uncertainty import uncertain_tiles
 from rummi.vision.white_balance import FACE_SAMPLE, balanced, face_gains, noticeable
@@ -177,9 +177,9 @@ class Scanner:
         found = read.without_non_tiles()
         refused = read[~read.read_as_tiles]
         read_at = time.perf_counter()
-        on_ledge = stands_on_a_ledge(seen, found) if kind == "auto" else None
-        layout = lay_out(found, kind, on_ledge)
-        found, layout = self.weigh_by_set_mates(found, layout, edition, kind, on_ledge)
+        rack = RackEvidence(seen, found) if kind == "auto" else None
+        layout = lay_out(found, kind, *self._rack_signs(rack))
+        found, layout = self.weigh_by_set_mates(found, layout, edition, kind, rack)
         on_rack = np.zeros(len(found), bool)
         on_rack[layout.rack or []] = True
         found = found.with_rack(on_rack)
@@ -202,7 +202,7 @@ class Scanner:
                           edition=edition, refused=refused)
 
     def weigh_by_set_mates(self, found: TileDetections, layout: Layout, edition: str,
-                           kind: LayoutKind = "table", on_ledge: np.ndarray | None = None, *,
+                           kind: LayoutKind = "table", rack: RackEvidence | None = None, *,
                            settled: np.ndarray | None = None) -> tuple[TileDetections, Layout]:
         """Each tile's way up weighed by the tiles it was laid with
         (:meth:`TileReader.agree_with_set_mates`: an upright 6 among upright tiles is no 9
@@ -213,7 +213,12 @@ class Scanner:
         weighed = self.reader.agree_with_set_mates(found, layout.groups, edition, settled=settled)
         if np.array_equal(weighed.corners, found.corners):
             return weighed, layout
-        return weighed, lay_out(weighed, kind, on_ledge)
+        return weighed, lay_out(weighed, kind, *self._rack_signs(rack))
+
+    @staticmethod
+    def _rack_signs(rack: RackEvidence | None) -> tuple[np.ndarray | None, BarBetween | None]:
+        """The layout's view of a rack: which tiles stand on a ledge, and the bar between two."""
+        return (None, None) if rack is None else (rack.on_ledge, rack.bar_between)
 
     @staticmethod
     def _judged(found: TileDetections, most: int = 24) -> np.ndarray:
