@@ -172,7 +172,7 @@ def test_cli_eval_writes_no_picture_unless_asked(
     monkeypatch.chdir(tmp_path)
     assert rummi(["eval", str(SAMPLES), "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
-    assert figures["photos"] == 4 and "confusion_png" not in figures
+    assert figures["photos"] == 5 and "confusion_png" not in figures
     assert list(tmp_path.iterdir()) == []
 
 
