@@ -331,6 +331,44 @@ def test_only_a_box_that_looks_cut_is_cut_by_the_edge() -> None:
     assert two.cut_by_the_edge(300, 200).tolist() == [True, False]
 
 
+def test_an_unsure_second_box_on_a_tile_read_surely_is_a_repeat() -> None:
+    """A tile boxed whole and again by its number's half (a steep view, a close-up): the half
+    read unsure is no second tile. Touching neighbours and sure reads are never dropped."""
+    from rummi.vision.detections import TileDetections
+
+    def box(x: float, y: float, w: float = 40, h: float = 56) -> np.ndarray:
+        return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+
+    boxes = [box(100, 100),  # a tile read surely
+             box(102, 100, h=30),  # its number's half, read unsure: a repeat
+             box(140, 100),  # its neighbour, touching, read unsure: a tile
+             box(300, 100), box(300, 110),  # two sure reads on one spot: both kept
+             box(400, 100), box(402, 104, h=40)]  # a box read as no tile repeats nothing
+    found = TileDetections.from_corners(np.stack(boxes), np.ones(len(boxes)))
+    read = found.with_reads(found.corners, ["k7", "k1", "r5", "b3", "b8", "none", "o2"],
+                            np.array([0.95, 0.4, 0.5, 0.9, 0.8, 0.99, 0.5]))
+    assert read.repeats(0.7).tolist() == [False, True, False, False, False, False, False]
+    assert TileDetections.empty().repeats(0.7).shape == (0,)
+
+
+def test_the_scan_drops_a_repeat_with_the_boxes_it_refused(scanner: Scanner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real pipeline on a sample with one tile's number boxed again by the finder: the
+    second box is read, found a repeat, and kept out of the tiles (in ``refused``)."""
+    from rummi.vision.detections import TileDetections
+
+    photo = load_image(SCATTER)
+    plain = scanner.finder.find(photo)
+    whole = plain.corners[int(np.argmax(plain.find_confidence))]
+    top, left = whole[0], whole[1]  # the number's half: the top 45 % of the tile
+    half = np.stack([top, left, left + 0.45 * (whole[2] - whole[1]), top + 0.45 * (whole[3] - whole[0])])
+    doubled = TileDetections.from_corners(np.concatenate([plain.corners, half[None]]),
+                                          np.concatenate([plain.find_confidence, [0.6]]))
+    monkeypatch.setattr(scanner.finder, "find", lambda image, **_: doubled)
+    result = scanner.scan(photo)
+    assert len(result.found) + len(result.refused) == len(doubled)
+    assert len(result.found) == len(plain) - int((~scanner.reader.read(photo, plain).read_as_tiles).sum())
+
+
 @pytest.mark.parametrize(("seed", "surface"), [(4, "plain"), (9, "plain")])
 def test_a_6_the_reader_alone_takes_for_a_turned_9_is_a_6_beside_its_upright_mates(
         scanner: Scanner, seed: int, surface: str) -> None:

@@ -23,6 +23,7 @@ import numpy as np
 from rummi.engine.notation import parse_tile
 from rummi.engine.tiles import Tile
 from rummi.vision.classes import NOT_A_TILE
+from rummi.vision.geometry import drop_nested, rotated_rects
 
 #: A finder score from which a box is taken for a tile without doubt.
 SURELY_A_TILE = 0.5
@@ -203,6 +204,28 @@ class TileDetections:
         """The boxes the reader took for tiles: the others are dropped before any layout,
         score or hint."""
         return self[self.read_as_tiles]
+
+    def repeats(self, unsure_below: float) -> np.ndarray:
+        """True where a tile is a second box on a tile already read more surely: read with less
+        confidence than ``unsure_below`` (the scan's unsure bar) and sharing more than
+        ``vision.geometry.MAX_SHARED_AREA`` of the smaller box with a tile read surer.
+
+        The finder merges its looks before anything is read, by its own scores; but a tile can
+        still come out boxed twice: whole and by its number's half, or by the number's half and
+        the logo's (a steep view, a close-up, a print with a deep dimple), the two boxes being
+        turned and stretched apart by the finder's angle refinement and the reader's closer
+        looks. Tiles never lie on each other, so of two boxes that much on one spot, the one
+        read less surely is no second tile. A tile read surely is never dropped (two tiles
+        must not become one), and a box read as no tile makes no other a repeat.
+        """
+        tiles = np.flatnonzero(self.read_as_tiles)
+        repeated = np.zeros(len(self), bool)
+        if len(tiles) < 2:
+            return repeated
+        unsure = self.confidence < unsure_below
+        kept = drop_nested(rotated_rects(self.corners), self.confidence, tiles, droppable=unsure)
+        repeated[np.setdiff1d(tiles, kept)] = True
+        return repeated
 
     def tiles(self, edition: str = "standard") -> list[Tile | None]:
         """The engine's tiles; ``edition`` for the joker names only Expert and Twist have."""

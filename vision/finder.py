@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from rummi.vision.detections import SURELY_A_TILE, TileDetections
-from rummi.vision.geometry import overlapping_windows, portrait_order
+from rummi.vision.geometry import drop_nested, overlapping_windows, portrait_order
 from rummi.vision.onnx_model import ModelError, OnnxModel
 
 LETTERBOX_GREY = 114  # the padding value ultralytics trains with
@@ -223,34 +223,6 @@ def touches_inner_edge(rects: np.ndarray, window: tuple[int, int, int, int], pho
             | ((high[:, 0] > x1 - margin) & (x1 < width)) | ((high[:, 1] > y1 - margin) & (y1 < height)))
 
 
-def drop_nested(rects: np.ndarray, scores: np.ndarray, keep: np.ndarray) -> np.ndarray:
-    """Drop a box that shares much of its area with a better box.
-
-    Tiles never overlap in a photo, but one tile found twice at two angles overlaps too little
-    (by IoU) for rotated NMS to notice; measured against the smaller box the overlap is large.
-    """
-    order = keep[np.argsort(-scores[keep], kind="stable")]
-    kept: list[int] = []
-    as_rect = lambda r: ((float(r[0]), float(r[1])), (float(r[2]), float(r[3])), float(r[4]))  # noqa: E731
-    for index in order:
-        candidate = as_rect(rects[index])
-        area = float(rects[index, 2] * rects[index, 3])
-        duplicate = False
-        for better in kept:
-            kind, region = cv2.rotatedRectangleIntersection(candidate, as_rect(rects[better]))
-            if kind != cv2.INTERSECT_NONE and region is not None:
-                shared = cv2.contourArea(cv2.convexHull(region))
-                smaller = min(area, float(rects[better, 2] * rects[better, 3]))
-                if shared > MAX_SHARED_AREA * smaller:
-                    duplicate = True
-                    break
-        if not duplicate:
-            kept.append(int(index))
-    return np.array(sorted(kept), dtype=int)
-
-
-#: Share of the smaller box two boxes may have in common before the weaker one is a duplicate.
-MAX_SHARED_AREA = 0.4
 #: Edge coherence below which the detector's own angle is kept (0: no dominant direction).
 MIN_EDGE_COHERENCE = 0.2
 PATCH = 64

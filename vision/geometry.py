@@ -84,3 +84,50 @@ def overlapping_windows(width: int, height: int, side: int, overlap: int) -> lis
 
     w_side, h_side = min(side, width), min(side, height)
     return [(x, y, x + w_side, y + h_side) for y in starts(height, h_side) for x in starts(width, w_side)]
+
+
+#: Share of the smaller box two boxes may have in common before the weaker one is a repeat of
+#: the stronger: tiles lie side by side, never on each other, so two boxes sharing this much are
+#: one tile seen twice.
+MAX_SHARED_AREA = 0.4
+
+
+def rotated_rects(corners: np.ndarray) -> np.ndarray:
+    """Each quadrilateral ``(N, 4, 2)`` as its smallest turned rectangle, rows of
+    ``(cx, cy, w, h, degrees)`` (the finder's box form)."""
+    rows = [cv2.minAreaRect(np.asarray(c, np.float32).reshape(4, 2)) for c in corners]
+    return np.array([(cx, cy, w, h, angle) for (cx, cy), (w, h), angle in rows], np.float32).reshape(-1, 5)
+
+
+def drop_nested(rects: np.ndarray, scores: np.ndarray, keep: np.ndarray,
+                droppable: np.ndarray | None = None) -> np.ndarray:
+    """Indices (ascending) of ``keep`` without the boxes that share more than
+    ``MAX_SHARED_AREA`` of the smaller box's area with a better-scored box kept; only boxes
+    where ``droppable`` is True (all by default) may be dropped.
+
+    Tiles never overlap in a photo, but one tile found twice at two angles overlaps too little
+    (by IoU) for rotated NMS to notice; measured against the smaller box the overlap is large.
+    The finder merges its looks with it (``scores``: its own); the scanner drops a tile read
+    twice with it (``scores``: the reader's, ``droppable``: the reads it is unsure of).
+    """
+    order = keep[np.argsort(-scores[keep], kind="stable")]  # surest first: a box kept is as sure
+    kept: list[int] = []
+    as_rect = lambda r: ((float(r[0]), float(r[1])), (float(r[2]), float(r[3])), float(r[4]))  # noqa: E731
+    for index in order:
+        if droppable is not None and not droppable[index]:
+            kept.append(int(index))
+            continue
+        candidate = as_rect(rects[index])
+        area = float(rects[index, 2] * rects[index, 3])
+        duplicate = False
+        for better in kept:
+            kind, region = cv2.rotatedRectangleIntersection(candidate, as_rect(rects[better]))
+            if kind != cv2.INTERSECT_NONE and region is not None:
+                shared = cv2.contourArea(cv2.convexHull(region))
+                smaller = min(area, float(rects[better, 2] * rects[better, 3]))
+                if shared > MAX_SHARED_AREA * smaller:
+                    duplicate = True
+                    break
+        if not duplicate:
+            kept.append(int(index))
+    return np.array(sorted(kept), dtype=int)

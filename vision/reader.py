@@ -73,6 +73,11 @@ class TileReader:
         crop_w, crop_h = model.meta.get("crop_wh", CROP_SIZE)
         self.crop_size: tuple[int, int] = (int(crop_w), int(crop_h))
         self.read_turned: bool = bool(model.meta.get("read_turned", True))
+        #: The logits are divided by this before the softmax (``model.json: temperature``,
+        #: fitted by ``vision/training/calibration.py`` on generated calibration scenes; 1 where
+        #: none was fitted), so a read's probability is what it says: a reader over-confident
+        #: on crops unlike its training crops reports them less surely, never differently.
+        self.temperature: float = float(model.meta.get("temperature", 1.0))
         #: Columns of the joker's answers (one, or one per colour) and of "none" (or None).
         self.joker_columns = np.array([i for i, n in enumerate(self.tile_names) if n.startswith("J")], int)
         not_a_tile = model.meta.get("not_a_tile")
@@ -272,7 +277,7 @@ class TileReader:
         return small[:, :, ::-1].transpose(2, 0, 1).astype(np.float32) / 255.0
 
     def _probabilities(self, batch: np.ndarray) -> np.ndarray:
-        logits = self.model.run(np.ascontiguousarray(batch)).astype(np.float64)
+        logits = self.model.run(np.ascontiguousarray(batch)).astype(np.float64) / self.temperature
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
         probs = exp / exp.sum(axis=1, keepdims=True)

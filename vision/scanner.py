@@ -59,8 +59,9 @@ class ScanResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
     quality: PhotoQuality = field(default_factory=lambda: PhotoQuality(float("nan"), float("nan")))
     edition: str = "standard"
-    #: Boxes the reader answered "none" (not a tile): kept out of everything above, kept here
-    #: so a benchmark can tell a tile the finder missed from one the reader refused.
+    #: Boxes the reader answered "none" (not a tile), and second boxes on a tile read more
+    #: surely: kept out of everything above, kept here so a benchmark can tell a tile the
+    #: finder missed from one the reader refused.
     refused: TileDetections = field(default_factory=TileDetections.empty)
 
     @property
@@ -172,10 +173,11 @@ class Scanner:
             seen = balanced(image_bgr, gains)
             found = self.finder.find(seen)
         found_at = time.perf_counter()
-        # A box the reader says holds no tile never reaches the layout, a score or a hint.
+        # A box the reader says holds no tile never reaches the layout, a score or a hint; nor
+        # does a second box on a tile read more surely (TileDetections.repeats).
         read = self.reader.read(seen, found, edition)
-        found = read.without_non_tiles()
-        refused = read[~read.read_as_tiles]
+        tiles = read.read_as_tiles & ~read.repeats(self.uncertain_below)
+        found, refused = read[tiles], read[~tiles]
         read_at = time.perf_counter()
         rack = RackEvidence(seen, found) if kind == "auto" else None
         layout = lay_out(found, kind, *self._rack_signs(rack))
