@@ -36,8 +36,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import rummi.engine.solver as solver_package  # noqa: E402
 from rummi.engine.rules import Rules, get_rules  # noqa: E402
 from rummi.engine.solver import fates, locked, solve  # noqa: E402
+from rummi.engine.solver.turn import solve_turn  # noqa: E402
 
 from benchmarks.positions import CLASSES, PRESET_CLASSES, Deal, DealClass, deal  # noqa: E402
 
@@ -79,13 +81,15 @@ class Package:
 @contextlib.contextmanager
 def route_before_fates():
     """The solver as it was before engine.solver.fates and engine.solver.locked (locked sets to
-    the integer program): for timing it in the same run, and as the exact answer to compare."""
-    saved = fates.applies, locked.applies
+    the integer program, told nothing the fast routes found: no floor, no ceiling): for timing
+    it in the same run, and as the exact answer to compare, by the plain integer program."""
+    saved = fates.applies, locked.applies, solver_package._beyond_the_fast_routes
     fates.applies = locked.applies = lambda pos, opened: False
+    solver_package._beyond_the_fast_routes = lambda pos, opened, goal, floor, ceiling: solve_turn(pos, opened, goal)
     try:
         yield
     finally:
-        fates.applies, locked.applies = saved
+        fates.applies, locked.applies, solver_package._beyond_the_fast_routes = saved
 
 
 def rules_of(kind: DealClass) -> Rules:

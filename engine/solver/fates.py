@@ -112,6 +112,16 @@ def fates_of(pos: Position, joker: TableJoker) -> list[Fate]:
     return out
 
 
+@dataclass(frozen=True)
+class Search:
+    """What the fates' search proved: ``best``, the best legal play, or ``None`` when it could
+    not prove one; then ``accepted``, the best play the referee accepted on the way (or
+    ``None``), a legal play that the integer program, answering instead, need only beat."""
+
+    best: TurnAnswer | None
+    accepted: TurnAnswer | None = None
+
+
 def solve(
     pos: Position,
     objective: Objective,
@@ -119,8 +129,19 @@ def solve(
     upper: TurnAnswer | None = None,
 ) -> TurnAnswer | None:
     """The best legal play, or ``None`` when this route cannot prove one (the integer program
-    then answers). ``upper``: the play with every joker free, which bounds them all; an
-    accepted answer that reaches it ends the search early.
+    then answers): :func:`search` without what it found on the way."""
+    return search(pos, objective, legal, upper).best
+
+
+def search(
+    pos: Position,
+    objective: Objective,
+    legal: Callable[[TurnAnswer], bool],
+    upper: TurnAnswer | None = None,
+) -> Search:
+    """The best legal play, or the best one accepted on the way when this route cannot prove
+    it the best (:class:`Search`). ``upper``: the play with every joker free, which bounds
+    them all; an accepted answer that reaches it ends the search early.
 
     Best first: the best answer over the combinations is judged; if the referee rejects it
     and a joker was freed, that combination is split by the new sets the jokers land in
@@ -132,7 +153,7 @@ def solve(
     for fates in per_joker:
         combinations *= len(fates)
     if combinations > MAX_COMBINATIONS:
-        return None
+        return Search(None)
     rack = Counter({i: n for i, n in enumerate(pos.rack_count) if n})
     top = None if upper is None else score(upper, objective)
     queue: list[tuple[tuple[int, int, int], int, TurnAnswer, tuple[Fate, ...], bool]] = []
@@ -144,9 +165,17 @@ def solve(
     accepted: TurnAnswer | None = None  # the best answer the referee accepted so far
 
     def judged(entry: tuple) -> bool:
+        """The referee's verdict on a queue entry (asked once); an accepted answer better
+        than the best so far becomes it."""
+        nonlocal accepted
         if entry[1] not in verdicts:
             verdicts[entry[1]] = legal(entry[2])
+            if verdicts[entry[1]] and (accepted is None or score(entry[2], objective) > score(accepted, objective)):
+                accepted = entry[2]
         return verdicts[entry[1]]
+
+    def unproven() -> Search:
+        return Search(None, accepted)
 
     def floor_of(combo: tuple[Fate, ...], landing: Landing | None) -> dp.Floor | None:
         """What the programme's answer for this combination must beat: the accepted answer,
@@ -192,28 +221,28 @@ def solve(
         if Counter(i for f in combo for i in f.replaced_by) - rack:
             continue  # one rack tile cannot replace two jokers
         if not offer(combo, None):
-            return None
+            return unproven()
         if queue and queue[0][1] not in verdicts and queue[0][2].tiles > 0 and judged(queue[0]):
-            accepted = queue[0][2]  # the best of the queue: better than any accepted before
-            if top is not None and score(accepted, objective) >= top:
-                return accepted
+            # the best of the queue, now ``accepted``: better than any accepted before
+            if top is not None and score(accepted, objective) >= top:  # type: ignore[arg-type]
+                return Search(accepted)
     while queue:
         entry = heapq.heappop(queue)
         _, _, answer, combo, landed = entry
         if answer.tiles == 0:
-            return answer  # not one tile fits, whatever becomes of the jokers
+            return Search(answer)  # not one tile fits, whatever becomes of the jokers
         if judged(entry):
             if no_whole_rack and answer.tiles < len(pos.rack_in):
-                return None  # a combination without a whole-rack play might still beat it
-            return answer
+                return unproven()  # a combination without a whole-rack play might still beat it
+            return Search(answer)
         if any(f.bound for f in combo):
-            return None  # a relaxation's play the referee rejects: no split models it
+            return unproven()  # a relaxation's play the referee rejects: no split models it
         freed = [i for i, f in enumerate(combo) if f.keep_as is None]
         if landed or not 1 <= len(freed) <= 2 or not (pos.rules.freed_in_new_set or pos.rules.freed_min_own_tiles > 0):
-            return None
+            return unproven()
         splits = _landings_of(pos, combo, freed)
         if splits is None:
-            return None  # too many to walk: the integer program is faster
+            return unproven()  # too many to walk: the integer program is faster
         # the splits, likeliest first; none can beat the rejected answer, so a split answer
         # that reaches it is the best of the queue: judged at once, the rest are not walked.
         # The next best of the queue is judged first: accepted, it is the floor of the splits'
@@ -222,21 +251,19 @@ def solve(
         head = queue[0] if queue else None
         if head is not None and head[2].tiles > 0 and judged(head):
             if score(head[2], objective) >= parent:  # as good as any split can be
-                return None if no_whole_rack and head[2].tiles < len(pos.rack_in) else head[2]
-            if accepted is None or score(head[2], objective) > score(accepted, objective):
-                accepted = head[2]
+                return unproven() if no_whole_rack and head[2].tiles < len(pos.rack_in) else Search(head[2])
         for walks, landing in enumerate(_likeliest_first(splits, answer, combo)):
             if walks >= MAX_LANDING_WALKS or not offer(combo, landing):
-                return None
+                return unproven()
             # the best entry reaching the rejected answer the referee has not rejected (one it
             # rejected waits in the queue for its own splits)
             reaching = [e for e in queue if score(e[2], objective) >= parent and verdicts.get(e[1]) is not False]
             head = min(reaching, key=lambda e: e[:2]) if reaching else None
             if head is not None and judged(head):
                 if no_whole_rack and head[2].tiles < len(pos.rack_in):
-                    return None
-                return head[2]
-    return None
+                    return unproven()
+                return Search(head[2])
+    return unproven()
 
 
 #: a freed joker's landing: per new set, the fates (their places in the combination) of the

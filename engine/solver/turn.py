@@ -22,6 +22,7 @@ outweigh one unit of a higher one.
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass
 
 from rummi.engine.melds import classify
@@ -75,12 +76,17 @@ def criterion_weights(pos: Position, objective: Objective) -> tuple[int, int]:
 
 
 def solve_turn(
-    pos: Position, opened: bool, objective: Objective, *, with_threshold: bool = True
+    pos: Position, opened: bool, objective: Objective, *, with_threshold: bool = True,
+    floor: tuple[int, int, int] | None = None, ceiling: tuple[int, int, int] | None = None,
 ) -> TurnAnswer | None:
     """Best play for this position, or ``None`` when there is no legal opening.
 
     ``with_threshold=False`` drops the opening threshold (used to tell a player how far short
-    of it their best sets fall).
+    of it their best sets fall). ``floor`` and ``ceiling``, (primary, secondary, old sets
+    kept): a legal play already found and a bound on every legal play, between which the
+    search is confined (:func:`_between`); ``None`` then proves that nothing beats the floor.
+    The fast routes pass what they learnt when they cannot prove their best play the best
+    (engine.solver._beyond_the_fast_routes): the rows let HiGHS drop what cannot beat it.
     """
     rules = pos.rules
     model = Model()
@@ -136,6 +142,8 @@ def solve_turn(
     model.maximise(primary, w1)
     model.maximise(secondary, w2)
     model.maximise(untouched, 1.0)
+    if floor is not None or ceiling is not None:
+        _between(model, (primary, secondary, untouched), _placed_again(pos, base, objective), floor, ceiling)
 
     x = model.solve()
     if x is None:
@@ -177,6 +185,33 @@ def solve_turn(
         opening_value=ev(opening_layer.points) if opening_layer is not None else 0,
         proven=model.proven,
     )
+
+
+def _placed_again(pos: Position, base: list[int], objective: Objective) -> tuple[int, int, int]:
+    """What the criteria's expressions count besides the play: the table tiles placed again
+    (the tiles expression counts them, the value one their points), in criteria order."""
+    tiles, value = sum(base), sum(pos.number_of(i) * n for i, n in enumerate(base))
+    return (tiles, value, 0) if objective is Objective.TILES else (value, tiles, 0)
+
+
+def _between(
+    model: Model, criteria: tuple[Expr, Expr, Expr], constant: tuple[int, int, int],
+    floor: tuple[int, int, int] | None, ceiling: tuple[int, int, int] | None,
+) -> None:
+    """Confine the search to plays scoring above ``floor`` (a legal play already found) and at
+    most ``ceiling`` (a bound on every legal play), criterion by criterion: the primary between
+    both, the secondary too where both agree on the primary, the old sets kept above the floor's
+    where they agree on both. Each is a row of small coefficients (one row of the packed
+    objective, tried first, was solved to a worse play than the best: HiGHS's tolerances
+    against coefficients in the hundreds of thousands). Every better play lies in the region,
+    so its optimum is the position's, and ``None`` proves the floor the best."""
+    for rank, (expr, offset) in enumerate(zip(criteria, constant)):
+        lo = -math.inf if floor is None else floor[rank] + offset + (rank == 2)
+        hi = math.inf if ceiling is None else ceiling[rank] + offset
+        model.constrain(expr, lo=lo, hi=hi)
+        agreed = floor is not None and ceiling is not None and floor[rank] == ceiling[rank]
+        if not agreed:
+            break
 
 
 def extended(pos: Position, s: TableSet, option: tuple[tuple[int, int], ...], jokers: int) -> list[Tile]:
