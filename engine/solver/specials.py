@@ -501,6 +501,19 @@ def _plain_splits(need: int, plain: list[tuple[int, Tile, int]]) -> Iterator[lis
             yield [(source, tile, n), *tail]
 
 
+def _first_tiles(shape: tuple[Tile, ...], pool: _Pool) -> tuple[Tile, ...] | None:
+    """The tiles of the first sourcing :func:`_sourcings` yields for ``shape`` (its plain jokers
+    the pool's first ones), as a key, or ``None`` where the pool cannot supply the shape: what
+    the shape is judged by, without making every sourcing (most shapes are invalid)."""
+    need = Counter(shape)
+    if any(pool.count(t) < n for t, n in need.items() if t != _PLAIN):
+        return None
+    plain = [t for _, t, n in pool.plain for _ in range(n)]
+    if len(plain) < need[_PLAIN]:
+        return None
+    return _key([t for t in shape if t != _PLAIN] + plain[: need[_PLAIN]])
+
+
 def candidates(pos: Position, opened: bool, deadline: float | None = None) -> list[SpecialSet]:
     """Every special set the pool can make (before the opening: from the rack alone), each
     with every way to take its tiles that can be best (:func:`_sourcings`), and none that the
@@ -513,13 +526,13 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
     on_table = _table_specials(pos) if opened else []
     for shape in shapes:
         _check(deadline)
-        first = next(_sourcings(shape, pool), None)
-        if first is None:
+        tiles = _first_tiles(shape, pool)
+        if tiles is None:
             continue
-        verdict = _verdict(_key(first[2]), pos.edition)
+        verdict = _verdict(tiles, pos.edition)
         if not verdict.valid:
             continue  # the same shape with other sources is as invalid
-        rule = _joker_rule(_key(first[2]), verdict, on_table, pos)
+        rule = _joker_rule(tiles, verdict, on_table, pos)
         if rule is None:
             continue  # no play holding it is legal (plain jokers are alike: any sourcing)
         _add_sets(shape, pool, rule, pos, found)
@@ -853,6 +866,7 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
             for t in set(s):
                 plain_sets.setdefault(t, []).append(k)
     table = Counter(t for s in pos.table_sets_in for t in s)
+    by_rack: dict[tuple, tuple[int, int]] = {}  # the rough bound's criteria, per rack part
 
     def changed(key: tuple) -> int:
         """Old sets that no sourcing of the rest's special sets leaves whole: those a tile
@@ -860,11 +874,13 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
         spare copies, cannot keep every set holding it), at least the most for one kind, and
         every one that is the only set holding a kind it must leave."""
         gone = Counter(t for k, t in key[1] if k == TABLE)
-        spare = rack - Counter(key[0])
+        if not gone:
+            return 0
         most, only = 0, set()
         for t, n in gone.items():
             holders = plain_sets.get(t, [])
-            short = len(holders) - (table[t] - n + min(n, spare[t]))
+            spare = rack[t] - key[0].count(t)
+            short = len(holders) - (table[t] - n + min(n, spare))
             if short > 0:
                 most = max(most, short)
                 if len(holders) == 1:
@@ -876,10 +892,11 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
         broken = {k for k, _ in key[1] if k != TABLE}
         whole = len(pos.table_sets_in) - len(broken) - changed(key)
         if not per_rest:  # every playable rack tile, and the special jokers the sets use
-            play = rack_playable + [t for t in used if t not in playable]
-            tiles, value = len(play), played_value(pos, play)
-            first, second = (tiles, value) if objective is Objective.TILES else (value, tiles)
-            return first, second, whole
+            if used not in by_rack:
+                play = rack_playable + [t for t in used if t not in playable]
+                tiles, value = len(play), played_value(pos, play)
+                by_rack[used] = (tiles, value) if objective is Objective.TILES else (value, tiles)
+            return *by_rack[used], whole
         left = rack - Counter(used)
         pool = base - Counter(t for t in used if not _is_special(t))
         for k in broken:
