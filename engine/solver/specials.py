@@ -27,7 +27,9 @@ are chosen by a search around the models, and the models lay out the rest of the
    a broken set holding special jokers must have all its jokers in the chosen sets (the models
    cannot place them); a table set with a special joker that is not broken stays as it is.
 4. **The rest of the turn** by the exact methods (``rest``), once per distinct rest, best first
-   by an upper bound (every rack tile the rest could play, the old sets it cannot keep), each
+   by an upper bound (a cheap one, then at the top of the queue its family's,
+   :mod:`engine.solver.rest_families`, or its own: every rack tile the rest could play, the
+   old sets it cannot keep), each
    asked only for a play that beats the best legal play found so far: the dynamic programme
    prunes its walks on that floor and proves at once when no play does. Each better play is
    judged (``legal``) when found; the search ends when no bound beats the best: proven.
