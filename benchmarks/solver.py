@@ -115,6 +115,7 @@ def run(count: int, classes: list[str], repeat: int = 1, first: int = 0) -> list
         if rks is not None and edition.name not in packages and plain:
             packages[edition.name] = Package(edition.name, edition.copies, edition.joker_count)
         ours_t, theirs_t, before_t, ours_ok, theirs_ok, errors = [], [], [], 0, 0, []
+        seeds: list[int] = []
         # one untimed hint first, as the package's problems are built untimed: the first call
         # of the compiled kernel in a process loads it from numba's cache (about 0.2 s)
         warm = deal(kind, 10_000 + count)
@@ -129,6 +130,7 @@ def run(count: int, classes: list[str], repeat: int = 1, first: int = 0) -> list
                 )
                 fastest = min(fastest, time.perf_counter() - started)
             ours_t.append(fastest)
+            seeds.append(seed)
             best = hint.tiles_played
             if kind.preset:
                 with route_before_fates():
@@ -153,7 +155,7 @@ def run(count: int, classes: list[str], repeat: int = 1, first: int = 0) -> list
         print(file=sys.stderr)
         rows.append(
             dict(name=name, count=count, ours=ours_t, theirs=theirs_t, before=before_t, ours_ok=ours_ok,
-                 theirs_ok=theirs_ok, errors=errors)
+                 theirs_ok=theirs_ok, errors=errors, seeds=seeds)
         )
     return rows
 
@@ -190,12 +192,19 @@ def main(argv: list[str] | None = None) -> int:
         help="time each position this many times and keep the best, for both solvers (default 1: "
         "single timings, where a pause of the shared machine can make one position look slow)",
     )
+    parser.add_argument(
+        "--slowest", type=int, default=0,
+        help="also print each class's N slowest seeds with our time (to time them again by number)",
+    )
     args = parser.parse_args(argv)
     if rks is None:
         print("rummikub-solver is not installed (pip install -e '.[bench]'); timing our solver only",
               file=sys.stderr)
     rows = run(args.count, args.classes, max(1, args.repeat), args.first)
     print(table(rows))
+    for r in rows if args.slowest else ():
+        slow = sorted(zip(r["ours"], r["seeds"]), reverse=True)[: args.slowest]
+        print(f"{r['name']}: slowest seeds " + ", ".join(f"{seed} ({t * 1000:.1f} ms)" for t, seed in slow))
     errors = [e for r in rows for e in r["errors"]]
     for e in errors:
         print("ERROR:", e)

@@ -388,3 +388,42 @@ def test_a_table_set_with_a_special_joker_gives_up_its_plain_joker():
     h = hint("o1 Jd o4 Js", "b5 r5", edition="twist", rules="goliath_modern")
     assert h.tiles_played == 2 and "Js b5 r5" in {format_tiles(s) for s in h.table} | sets_of(h)
     assert judged("o1 Jd o4 Js", h, "goliath_modern", edition="twist").legal
+
+
+@pytest.mark.parametrize("seed", [4, 19, 25])  # quick ones: the search's clock is a wall clock
+def test_a_twist_rest_family_bound_settles_rests_and_changes_no_hint(seed: int, monkeypatch):
+    # the speed benchmark's Twist class: one walk per family of rests (the same rack tiles in
+    # the special sets, engine.solver.rest_families) must answer as the search without it,
+    # both objectives, and solve fewer rests one by one
+    from rummi.engine.solver import specials
+
+    from benchmarks.positions import PRESET_CLASSES, deal
+
+    kind = PRESET_CLASSES["twist: mid-game, special joker on the table"]
+    rules = get_rules(kind.preset, edition=kind.edition)
+    position = deal(kind, seed)
+    solved = Counter()
+    real_with = specials._with
+
+    def counted(*args, **kwargs):
+        solved[route] += 1
+        return real_with(*args, **kwargs)
+
+    monkeypatch.setattr(specials, "_with", counted)
+    real_families = specials._family_bounds
+    answers = {}
+    for route in ("families", "without"):
+        monkeypatch.setattr(
+            specials, "_family_bounds", real_families if route == "families" else (lambda *a: None)
+        )
+        answers[route] = [
+            solve(position.table, position.rack, opened=True, edition=rules.box, rules=rules, objective=o)
+            for o in Objective
+        ]
+    for with_families, without in zip(answers["families"], answers["without"]):
+        # (the search without it may meet a rest the referee rejects on the way, or its clock
+        # on a loaded machine, and mark its hint not proven: only the scores must agree)
+        assert with_families.proven
+        assert (with_families.tiles_played, with_families.value_played, sum(with_families.untouched)) == (
+            without.tiles_played, without.value_played, sum(without.untouched))
+    assert solved["families"] < solved["without"]

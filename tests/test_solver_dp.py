@@ -268,3 +268,37 @@ def test_a_big_tables_floor_asks_for_more_sets_kept_whole(seed: int) -> None:
         dp.solve_after_opening(pos, Objective.TILES, floor=(tiles, value, kept))
     again = dp.solve_after_opening(pos, Objective.TILES, floor=(tiles, value, kept - 1))
     assert again is not None and _key(again) == _key(best)
+
+
+def _without_set(position, k):
+    return [s for i, s in enumerate(position.table) if i != k]
+
+
+def _criteria(answer, objective):
+    """(primary, secondary, old sets kept), the order of the objective."""
+    tiles, value, kept = _key(answer)
+    return (tiles, value, kept) if objective is Objective.TILES else (value, tiles, kept)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_spares_bound_every_table_between_the_counts(seed: int) -> None:
+    """best_with_spares over the tiles every table must place, the others as spares: no spares
+    is the best play itself; with a set's tiles as spares, it bounds the table without that set
+    (old sets and all) and the table with it (tiles and points: the set is no old set there)."""
+    kind = CLASSES["mid-game"]
+    rules = get_rules("goliath_modern", edition=kind.edition, **FREE)
+    position = deal(kind, seed)
+    whole = Position(position.table, position.rack, rules.box, RuleView.of(rules))
+    nothing = (-1, -1, -1)
+    for objective in Objective:
+        assert dp.best_with_spares(whole, objective, [0] * whole.size, nothing) == _criteria(
+            dp.solve_after_opening(whole, objective), objective
+        )
+        for k in (0, len(position.table) // 2):
+            rest = Position(_without_set(position, k), position.rack, rules.box, RuleView.of(rules))
+            spares = [w - r for w, r in zip(whole.table_count, rest.table_count)]
+            bound = dp.best_with_spares(rest, objective, spares, nothing)
+            assert bound >= _criteria(dp.solve_after_opening(rest, objective), objective)
+            assert bound[:2] >= _criteria(dp.solve_after_opening(whole, objective), objective)[:2]
+            with pytest.raises(dp.BelowFloor):  # nothing scores more than the bound
+                dp.best_with_spares(rest, objective, spares, bound)

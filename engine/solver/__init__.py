@@ -145,7 +145,7 @@ def solve(
                     dp.solve_after_opening(relaxed, goal, floor=floor)  # raises dp.BelowFloor
             return _best(sub, o, goal, rules, compiled)[0]
 
-        answer = specials.solve(pos, opened, goal, None, rest, judge)
+        answer = specials.solve(pos, opened, goal, None, rest, judge, compiled=compiled)
         searched = answer is None or answer.proven  # False: the search for a play was cut short
         judged = answer is not None and answer.tiles > 0 and _judgeable(rules)
         if answer is None or answer.tiles == 0:

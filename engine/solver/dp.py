@@ -230,6 +230,29 @@ def solve_after_opening(
         return None
 
 
+def best_with_spares(pos: Position, objective: Objective, spares: list[int], floor: Floor) -> Floor | None:
+    """The best score (primary, secondary, old sets kept) of ``pos`` when ``spares[i]`` more
+    table tiles of index ``i`` may be placed or not (at no gain): an upper bound on every
+    position whose table tiles lie between ``pos.table_count`` and that plus ``spares`` and
+    whose old sets include ``pos.sets`` (engine.solver.specials bounds a whole family of rests
+    with one walk this way).
+
+    Only plays scoring more than ``floor`` are looked for (the walks prune on it):
+    :class:`BelowFloor` where none does. ``None`` where the walks outgrew their budget or the
+    position is outside the kernel (no bound known)."""
+    if pos.table_jokers or pos.kept_as or not applies(pos, True):
+        return None
+    try:
+        walks = _Walks(pos, objective)
+        walks.no_spares = np.zeros_like(walks.rack_count)
+        walks.no_spares[: pos.span] = np.reshape(spares, (len(pos.colours), pos.span)).T
+        _, score = _best_row(walks, floor)
+    except _Unsupported:
+        return None
+    unit = walks.weights.primary_unit
+    return score // unit, score % unit // walks.main_unit, score % walks.main_unit
+
+
 def _solve(pos: Position, objective: Objective, floor: Floor | None = None) -> TurnAnswer:
     walks = _Walks(pos, objective)
     if _is_big(pos):
@@ -396,8 +419,13 @@ class _Walks:
 
 
 def _two_phases(walks: _Walks, beat: Floor | None = None) -> list[int]:
-    """The best play, exactly: first (primary, secondary) with no set kept, asking for every
-    rack tile played, then one tile (or point) less, then no floor at all (each walk prunes
+    """The choices of the best play (:func:`_best_row`)."""
+    return walks.path(_best_row(walks, beat)[0])
+
+
+def _best_row(walks: _Walks, beat: Floor | None = None) -> tuple[int, int]:
+    """The best play's final row and its score, exactly: first (primary, secondary) with no
+    set kept, asking for every rack tile played, then one tile (or point) less, then no floor at all (each walk prunes
     what cannot reach its floor, the last finds the best outright); then, at that level, the
     fewest old sets changed: 0, 2, 5, 11, ... allowed until a play reaches it (the walk finds
     the best of those; allowing one change alone seldom pays: measured on mid-game positions,
@@ -440,7 +468,7 @@ def _two_phases(walks: _Walks, beat: Floor | None = None) -> list[int]:
         if beat is not None:
             raise BelowFloor  # only where ``fewest`` asked for more than any play keeps
         raise _Unsupported  # cannot happen for a valid table; the integer program will tell
-    return walks.path(best)
+    return best, score
 
 
 def _whole_rack_on_big_table(walks: _Walks, fewest: int = 0) -> list[int]:

@@ -27,7 +27,9 @@ are chosen by a search around the models, and the models lay out the rest of the
    a broken set holding special jokers must have all its jokers in the chosen sets (the models
    cannot place them); a table set with a special joker that is not broken stays as it is.
 4. **The rest of the turn** by the exact methods (``rest``), once per distinct rest, best first
-   by an upper bound (every rack tile the rest could play, the old sets it cannot keep), each
+   by an upper bound (a cheap one, then at the top of the queue its family's,
+   :mod:`engine.solver.rest_families`, or its own: every rack tile the rest could play, the
+   old sets it cannot keep), each
    asked only for a play that beats the best legal play found so far: the dynamic programme
    prunes its walks on that floor and proves at once when no play does. Each better play is
    judged (``legal``) when found; the search ends when no bound beats the best: proven.
@@ -56,6 +58,7 @@ from rummi.engine.joker_fate import is_strict_group, meanings_by_kind
 from rummi.engine.melds import SetKind, classify
 from rummi.engine.solver.dp import BelowFloor
 from rummi.engine.solver.position import Position, TableJoker, TableSet
+from rummi.engine.solver.rest_families import FamilyBound
 from rummi.engine.solver.turn import Objective, TurnAnswer, played_value
 from rummi.engine.tiles import JokerKind, Tile
 
@@ -72,8 +75,6 @@ MAX_CANDIDATES = 2500
 MAX_COMBINATIONS = 4000
 #: rests solved at most per hint (about a millisecond each); beyond it the hint is not proven
 MAX_RESTS = 4000
-#: rests up to which each gets a bound of its own (about 0.1 ms each); beyond, one bound for all
-PER_REST_BOUNDS = 1000
 #: seconds one hint's search may take at most (a player waits for it at the table); past it
 #: the hint is the best legal play found so far, marked not proven optimal. The bounded search
 #: below finishes far sooner: the clock is a guard, not the way the search ends
@@ -502,6 +503,19 @@ def _plain_splits(need: int, plain: list[tuple[int, Tile, int]]) -> Iterator[lis
             yield [(source, tile, n), *tail]
 
 
+def _first_tiles(shape: tuple[Tile, ...], pool: _Pool) -> tuple[Tile, ...] | None:
+    """The tiles of the first sourcing :func:`_sourcings` yields for ``shape`` (its plain jokers
+    the pool's first ones), as a key, or ``None`` where the pool cannot supply the shape: what
+    the shape is judged by, without making every sourcing (most shapes are invalid)."""
+    need = Counter(shape)
+    if any(pool.count(t) < n for t, n in need.items() if t != _PLAIN):
+        return None
+    plain = [t for _, t, n in pool.plain for _ in range(n)]
+    if len(plain) < need[_PLAIN]:
+        return None
+    return _key([t for t in shape if t != _PLAIN] + plain[: need[_PLAIN]])
+
+
 def candidates(pos: Position, opened: bool, deadline: float | None = None) -> list[SpecialSet]:
     """Every special set the pool can make (before the opening: from the rack alone), each
     with every way to take its tiles that can be best (:func:`_sourcings`), and none that the
@@ -514,13 +528,13 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
     on_table = _table_specials(pos) if opened else []
     for shape in shapes:
         _check(deadline)
-        first = next(_sourcings(shape, pool), None)
-        if first is None:
+        tiles = _first_tiles(shape, pool)
+        if tiles is None:
             continue
-        verdict = _verdict(_key(first[2]), pos.edition)
+        verdict = _verdict(tiles, pos.edition)
         if not verdict.valid:
             continue  # the same shape with other sources is as invalid
-        rule = _joker_rule(_key(first[2]), verdict, on_table, pos)
+        rule = _joker_rule(tiles, verdict, on_table, pos)
         if rule is None:
             continue  # no play holding it is legal (plain jokers are alike: any sourcing)
         _add_sets(shape, pool, rule, pos, found)
@@ -690,6 +704,7 @@ def solve(
     rest: RestSolver,
     legal: Callable[[TurnAnswer], bool] = lambda answer: True,
     budget_s: float = TIME_BUDGET_S,
+    compiled: bool = True,
 ) -> TurnAnswer | None:
     """The best legal play with special jokers, or ``plain`` (the best without) when none beats
     it. ``legal`` judges a play before it becomes the hint (moving a table set's special joker
@@ -700,7 +715,8 @@ def solve(
     floor and says at once when none does), and the search ends when no bound beats it. The
     answer's ``proven`` is False where the search was cut short (a budget, the clock, a play the
     referee rejected); that holds for a play of no tile too, so that a caller never calls a
-    draw proven when the search that found nothing was not exhaustive."""
+    draw proven when the search that found nothing was not exhaustive. ``compiled``: the
+    compiled kernel may be walked for the bounds of families of rests (:mod:`rest_families`)."""
     first = None
     cache: dict = {}
     if plain is None:  # the play with every special joker where it is, by the fast methods
@@ -732,9 +748,13 @@ def solve(
     by_rest: dict[tuple, list[tuple[SpecialSet, ...]]] = {}
     for combo in combos:
         by_rest.setdefault(_rest_key(combo), []).append(combo)
-    heap: list[tuple[tuple[int, ...], int, list]] = []
+    heap: list[tuple[tuple[int, ...], int, bool, tuple, list]] = []
     tick = itertools.count()
-    bound = _bounder(pos, objective, per_rest=len(by_rest) <= PER_REST_BOUNDS)
+    # every rest first by a bound as cheap as it is loose; a rest at the top of the queue gets
+    # the bound of its family (:func:`_family_bounds`), or else one of its own, and goes back
+    rough = _bounder(pos, objective, per_rest=False)
+    bound = _bounder(pos, objective, per_rest=True)
+    families = _family_bounds(pos, opened, objective, by_rest) if compiled else None
     sizes = [len(s) for s in pos.table_sets_in]
     for key, group in by_rest.items():
         # at one bound: the rests with no loose tile first (a set grown or made whole), then
@@ -742,13 +762,24 @@ def solve(
         taken = Counter(k for k, _ in key[1] if k != TABLE)
         loose = sum(sizes[k] - n for k, n in taken.items())
         promise = sum((Counter(key[0]) & behind).values())
-        heapq.heappush(heap, (_neg(bound(key)) + (loose > 0, -promise), next(tick), group))
+        heapq.heappush(heap, (_neg(rough(key)) + (loose > 0, -promise), next(tick), False, key, group))
     solved = 0
     setlevel: _Pool | None = None
     while heap:
-        neg, _, group = heapq.heappop(heap)
+        neg, _, refined, key, group = heapq.heappop(heap)
         if _neg(neg[:3]) <= best_score:
             break  # no rest left can beat the best play: it is proven
+        if not refined:
+            # each bounds the rest, so the lowest of them does: the family's first (one walk
+            # for many rests), the rest's own where that does not settle it
+            tighter = _neg(neg[:3])
+            most = families(key, best_score) if families is not None else None
+            if most is not None:
+                tighter = min(tighter, most[:2] + (min(most[2], tighter[2]),))
+            if tighter > best_score:
+                tighter = min(tighter, bound(key))
+            heapq.heappush(heap, (_neg(tighter) + neg[3:], next(tick), True, key, group))
+            continue
         if solved >= MAX_RESTS or time.monotonic() > deadline:
             proven = False  # past the budget or the clock: the best play found is the hint
             break
@@ -837,6 +868,7 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
             for t in set(s):
                 plain_sets.setdefault(t, []).append(k)
     table = Counter(t for s in pos.table_sets_in for t in s)
+    by_rack: dict[tuple, tuple[int, int]] = {}  # the rough bound's criteria, per rack part
 
     def changed(key: tuple) -> int:
         """Old sets that no sourcing of the rest's special sets leaves whole: those a tile
@@ -844,11 +876,13 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
         spare copies, cannot keep every set holding it), at least the most for one kind, and
         every one that is the only set holding a kind it must leave."""
         gone = Counter(t for k, t in key[1] if k == TABLE)
-        spare = rack - Counter(key[0])
+        if not gone:
+            return 0
         most, only = 0, set()
         for t, n in gone.items():
             holders = plain_sets.get(t, [])
-            short = len(holders) - (table[t] - n + min(n, spare[t]))
+            spare = rack[t] - key[0].count(t)
+            short = len(holders) - (table[t] - n + min(n, spare))
             if short > 0:
                 most = max(most, short)
                 if len(holders) == 1:
@@ -860,10 +894,11 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
         broken = {k for k, _ in key[1] if k != TABLE}
         whole = len(pos.table_sets_in) - len(broken) - changed(key)
         if not per_rest:  # every playable rack tile, and the special jokers the sets use
-            play = rack_playable + [t for t in used if t not in playable]
-            tiles, value = len(play), played_value(pos, play)
-            first, second = (tiles, value) if objective is Objective.TILES else (value, tiles)
-            return first, second, whole
+            if used not in by_rack:
+                play = rack_playable + [t for t in used if t not in playable]
+                tiles, value = len(play), played_value(pos, play)
+                by_rack[used] = (tiles, value) if objective is Objective.TILES else (value, tiles)
+            return *by_rack[used], whole
         left = rack - Counter(used)
         pool = base - Counter(t for t in used if not _is_special(t))
         for k in broken:
@@ -878,6 +913,56 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
         return first, second, whole
 
     return bound
+
+
+def _family_bounds(
+    pos: Position, opened: bool, objective: Objective, rests: dict[tuple, list]
+) -> Callable[[tuple, tuple[int, int, int]], tuple[int, int, int] | None] | None:
+    """The bound of each rest's family (:class:`FamilyBound`: the rests whose special sets take
+    the same rack tiles) on the whole play's score, given the best score so far (its walks
+    prune below what the family must reach to beat it); ``None`` per rest where the family has
+    none. Where the table holds a plain joker (a rest may then hold a table joker, which the
+    relaxation does not model) or before the opening: ``None``."""
+    if not opened or any(t.is_joker and not _is_special(t) for s in pos.table_sets_in for t in s):
+        return None
+    sets = pos.table_sets_in
+    holds = [any(_is_special(t) for t in s) for s in sets]
+    # the numbered tiles every rest places, but for those its special sets take: the table's
+    # sets without a special joker, and the broken ones with one (their tiles left loose)
+    base = Counter(t for k, s in enumerate(sets) if not holds[k] for t in s)
+    keys_of: dict[tuple, list[tuple]] = {}
+    for key in rests:
+        keys_of.setdefault(key[0], []).append(key)
+    made: dict[tuple, tuple[FamilyBound, int]] = {}
+
+    def table_of(key: tuple) -> Counter:
+        table = base.copy()
+        for k in {k for k, _ in key[1] if k != TABLE}:
+            table.update(t for t in sets[k] if not t.is_joker)
+        table.subtract(t for _, t in key[1] if not t.is_joker)
+        return table
+
+    def made_for(rack: tuple) -> tuple[FamilyBound, int]:
+        """The family's bound and its old sets outside the core (each counted as kept)."""
+        keys = keys_of[rack]
+        # a table tile of a kind taken from TABLE may come from any set holding one (the
+        # sourcings of :func:`_variants`): no such set is in the core
+        gone = {t for key in keys for k, t in key[1] if k == TABLE}
+        core = [s for k, s in enumerate(sets) if not holds[k] and not gone.intersection(s)]
+        left = list((Counter(pos.rack_in) - Counter(rack)).elements())
+        return FamilyBound(pos, left, [table_of(k) for k in keys], core, objective), len(sets) - len(core)
+
+    def family(key: tuple, best: tuple[int, int, int]) -> tuple[int, int, int] | None:
+        rack = key[0]
+        if rack not in made:
+            made[rack] = made_for(rack)
+        bound, outside = made[rack]
+        tiles, value = len(rack), played_value(pos, list(rack))
+        mine = (tiles, value) if objective is Objective.TILES else (value, tiles)
+        most = bound.at_most((best[0] - mine[0], best[1] - mine[1], best[2] - outside))
+        return None if most is None else (mine[0] + most[0], mine[1] + most[1], outside + most[2])
+
+    return family
 
 
 def _jokers(pool: Counter) -> int:
