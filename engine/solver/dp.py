@@ -213,15 +213,23 @@ Floor = tuple[int, int, int]
 
 
 def solve_after_opening(
-    pos: Position, objective: Objective, *, tell_whole_rack: bool = False, floor: Floor | None = None
+    pos: Position,
+    objective: Objective,
+    *,
+    tell_whole_rack: bool = False,
+    floor: Floor | None = None,
+    ceiling: Floor | None = None,
 ) -> TurnAnswer | None:
     """Best play after the opening, or ``None`` if the position is outside what fits the
     compiled state (then the caller uses the integer program). ``tell_whole_rack``: raise
     :class:`NoWholeRack` instead of ``None`` when that is the reason. ``floor``: only a play
     scoring more than it is asked for (the walks prune on it), else :class:`BelowFloor`;
-    :mod:`engine.solver.fates` passes the best play the referee has accepted so far."""
+    :mod:`engine.solver.fates` passes the best play the referee has accepted so far.
+    ``ceiling``: a score no play of the position beats (the best play of a relaxation that
+    holds every play of this one), so the walks that would ask for more are not walked; a
+    wrong ceiling gives a wrong answer, so only a proven one may be passed."""
     try:
-        return _solve(pos, objective, floor)
+        return _solve(pos, objective, floor, ceiling)
     except NoWholeRack:
         if tell_whole_rack:
             raise
@@ -253,7 +261,9 @@ def best_with_spares(pos: Position, objective: Objective, spares: list[int], flo
     return score // unit, score % unit // walks.main_unit, score % walks.main_unit
 
 
-def _solve(pos: Position, objective: Objective, floor: Floor | None = None) -> TurnAnswer:
+def _solve(
+    pos: Position, objective: Objective, floor: Floor | None = None, ceiling: Floor | None = None
+) -> TurnAnswer:
     walks = _Walks(pos, objective)
     if _is_big(pos):
         fewest = 0
@@ -265,7 +275,7 @@ def _solve(pos: Position, objective: Objective, floor: Floor | None = None) -> T
                 fewest = floor[2] + 1  # as good otherwise: it must keep more old sets whole
         choices = _whole_rack_on_big_table(walks, fewest)
     else:
-        choices = _two_phases(walks, floor)
+        choices = _two_phases(walks, floor, ceiling)
     return _lay_out(pos, choices, walks.old, walks.values)
 
 
@@ -418,12 +428,12 @@ class _Walks:
         return best, int(score)
 
 
-def _two_phases(walks: _Walks, beat: Floor | None = None) -> list[int]:
+def _two_phases(walks: _Walks, beat: Floor | None = None, cap: Floor | None = None) -> list[int]:
     """The choices of the best play (:func:`_best_row`)."""
-    return walks.path(_best_row(walks, beat)[0])
+    return walks.path(_best_row(walks, beat, cap)[0])
 
 
-def _best_row(walks: _Walks, beat: Floor | None = None) -> tuple[int, int]:
+def _best_row(walks: _Walks, beat: Floor | None = None, cap: Floor | None = None) -> tuple[int, int]:
     """The best play's final row and its score, exactly: first (primary, secondary) with no
     set kept, asking for every rack tile played, then one tile (or point) less, then no floor at all (each walk prunes
     what cannot reach its floor, the last finds the best outright); then, at that level, the
@@ -435,11 +445,19 @@ def _best_row(walks: _Walks, beat: Floor | None = None) -> tuple[int, int]:
     what the walk with no floor costs, so stepping down one tile at a time paid only near the
     top. States of this phase, 40 positions each (benchmarks/positions.py seeds 0-39): mid-game
     92k -> 70k, mid-game by value (where the steps widened 1, 3, 7, ...) 133k -> 70k, jokers to
-    place 54k -> 56k."""
+    place 54k -> 56k.
+
+    ``cap``: a proven ceiling (:func:`solve_after_opening`). The walks then start at its
+    primary criterion, not at every rack tile played (a walk asking for more than the ceiling
+    finds nothing, at the cost of a walk), and, at its (primary, secondary), at its old sets
+    kept, not at every old set kept. On the fates route, whose ceiling is the play with every
+    table joker free, this left out a third of the walks that found nothing (docs/solver.md)."""
     top = int(walks.primary_left[0])
+    if cap is not None:
+        top = min(top, cap[0])
     least = 0 if beat is None else max(beat[0], 0)  # ``beat``: a play only counts above it
-    if top < least:
-        raise BelowFloor
+    if top < least or top < 0:
+        raise BelowFloor  # no play beats the floor, or (below 0) the position has no play
     best = score = -1
     for floor in sorted({f for f in (top, top - 1, least) if f >= least}, reverse=True):
         best, score = walks.primary(floor)
@@ -451,6 +469,8 @@ def _best_row(walks: _Walks, beat: Floor | None = None) -> tuple[int, int]:
         raise _Unsupported  # cannot happen for a valid table; the integer program will tell
     main = score // walks.main_unit
     sets = len(walks.old)
+    if cap is not None and main == walks.pack(cap[0], cap[1]):
+        sets = min(sets, cap[2])  # as good as the ceiling otherwise: it keeps no more sets
     fewest = 0
     if beat is not None:
         need = walks.pack(beat[0], beat[1])

@@ -177,16 +177,24 @@ def search(
     def unproven() -> Search:
         return Search(None, accepted)
 
-    def floor_of(combo: tuple[Fate, ...], landing: Landing | None) -> dp.Floor | None:
-        """What the programme's answer for this combination must beat: the accepted answer,
+    def own_part(combo: tuple[Fate, ...], landing: Landing | None, whole: tuple[int, int, int]) -> dp.Floor:
+        """A score of the whole position as one of the programme's walk of this combination:
         less the tiles the combination plays itself (replacements, landing sets)."""
-        if accepted is None:
-            return None
         extra = [pos.tile(i) for f in combo for i in f.replaced_by] + [t for _, tiles in landing or () for t in tiles]
-        first, second, kept = score(accepted, objective)
+        first, second, kept = whole
         tiles, value = len(extra), played_value(pos, extra)
         own = (tiles, value) if objective is Objective.TILES else (value, tiles)
         return first - own[0], second - own[1], kept
+
+    def floor_of(combo: tuple[Fate, ...], landing: Landing | None) -> dp.Floor | None:
+        """What the programme's answer for this combination must beat: the accepted answer."""
+        return None if accepted is None else own_part(combo, landing, score(accepted, objective))
+
+    def ceiling_of(combo: tuple[Fate, ...], landing: Landing | None) -> dp.Floor | None:
+        """What it cannot beat: ``upper``, the best play with every joker free, which holds
+        every play of every combination (each is a relaxation of a fate, and a fate a
+        restriction of the free joker), so no walk asks for more than it."""
+        return None if top is None else own_part(combo, landing, top)
 
     def offer(combo: tuple[Fate, ...], landing: Landing | None) -> bool:
         """Solve one combination into the queue; False if the programme cannot."""
@@ -202,7 +210,10 @@ def search(
         if settled is None or not dp.applies(settled, True):
             return False
         try:
-            found = dp.solve_after_opening(settled, objective, tell_whole_rack=True, floor=floor_of(combo, landing))
+            found = dp.solve_after_opening(
+                settled, objective, tell_whole_rack=True, floor=floor_of(combo, landing),
+                ceiling=ceiling_of(combo, landing),
+            )
         except dp.NoWholeRack:
             no_whole_rack = True
             return True
