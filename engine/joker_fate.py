@@ -38,7 +38,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from rummi.engine.editions import Edition, get_edition
+from rummi.engine.editions import EDITIONS, Edition, get_edition
 from rummi.engine.melds import SetKind, SetVerdict, classify
 from rummi.engine.notation import format_tiles
 from rummi.engine.tiles import Tile, sort_tiles
@@ -176,13 +176,40 @@ def read_joker_fates(
 
     ``may_take``: the player may take table jokers this turn (they had opened, or the preset lets
     them play on the table in the opening turn once the opening stands).
+
+    ``verdict_of``: how a set is classified, where it is not ``classify`` in ``edition``. Without
+    it, in a built-in edition, the reading is remembered for the last few turns asked: the hint
+    solver asks it of the play it settles on, and the referee's whole judgement of that play
+    asks it again (the same turn, the same answer: a reading is immutable, so sharing it is safe).
     """
     rule = rules if isinstance(rules, JokerRules) else JokerRules.of(rules)
-    if verdict_of is None:
-        box = get_edition(edition)
-        verdict_of = functools.lru_cache(maxsize=None)(lambda tiles: classify(tiles, box))
     old = tuple(tuple(s) for s in before)
     new = tuple(tuple(s) for s in after)
+    if verdict_of is None:
+        box = get_edition(edition)
+        if EDITIONS.get(box.name) is box:
+            return _read_remembered(old, new, rule, may_take, box.name)
+        verdict_of = functools.lru_cache(maxsize=None)(lambda tiles: classify(tiles, box))
+    return _read(old, new, rule, may_take, verdict_of)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_remembered(
+    old: tuple[tuple[Tile, ...], ...], new: tuple[tuple[Tile, ...], ...], rule: JokerRules, may_take: bool,
+    edition_name: str,
+) -> JokerReading:
+    box = EDITIONS[edition_name]
+    return _read(old, new, rule, may_take, lambda tiles: classify(tiles, box))
+
+
+def _read(
+    old: tuple[tuple[Tile, ...], ...],
+    new: tuple[tuple[Tile, ...], ...],
+    rule: JokerRules,
+    may_take: bool,
+    verdict_of: Callable[[tuple[Tile, ...]], SetVerdict],
+) -> JokerReading:
+    """:func:`read_joker_fates` proper."""
     played = Counter(t for s in new for t in s) - Counter(t for s in old for t in s)
     played_num = Counter({t: n for t, n in played.items() if not t.is_joker})
     after_num = Counter(t for s in new for t in s if not t.is_joker)

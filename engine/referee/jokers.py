@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rummi.engine.editions import Edition
 from rummi.engine.joker_fate import read_joker_fates
 from rummi.engine.melds import SetVerdict
 from rummi.engine.referee.changes import TableChanges
@@ -22,17 +23,16 @@ from rummi.engine.tiles import Tile
 VerdictOf = Callable[[tuple[Tile, ...]], SetVerdict]
 
 
-def joker_violations(
-    changes: TableChanges, rules: Rules, may_take: bool, verdict_of: VerdictOf
-) -> list[Violation]:
+def joker_violations(changes: TableChanges, rules: Rules, may_take: bool, box: Edition) -> list[Violation]:
     """Jokers that left their set: who may take them, how, and where they must go.
 
     ``may_take``: the player may take table jokers this turn (they had opened, or the preset
-    lets them use the table in the opening turn once the opening stands).
+    lets them use the table in the opening turn once the opening stands). Asked in the box's
+    edition, not with the judge's own set verdicts (classify caches those already): so the
+    reading is the one the hint solver asked of the same play, remembered by
+    :func:`read_joker_fates`, not read twice.
     """
-    reading = read_joker_fates(
-        changes.before, changes.after, rules=rules, may_take=may_take, verdict_of=verdict_of
-    )
+    reading = read_joker_fates(changes.before, changes.after, rules=rules, may_take=may_take, edition=box)
     return [
         Violation(Code(p.code), p.message, tiles=p.tiles, sets=p.sets) for p in reading.problems
     ]

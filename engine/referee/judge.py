@@ -188,9 +188,7 @@ def _judge(
                 tiles=changes.moved_table_tiles(),
             )
         )
-    found += joker_violations(
-        changes, rules, turn.opened or (opening_ok and rules.table_play_in_opening_turn), verdict_of
-    )
+    found += joker_violations(changes, rules, turn.opened or (opening_ok and rules.table_play_in_opening_turn), box)
     found += _time(turn, rules)
     return found, changes.played, opening_value, notes
 

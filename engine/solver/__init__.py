@@ -324,14 +324,13 @@ def _joker_judge(pos: Position, rules: Any) -> Callable[[TurnAnswer], bool]:
     before = [tuple(s) for s in pos.table_sets_in]
     edition = pos.edition
 
-    def verdict_of(tiles: tuple[Tile, ...]) -> Any:
-        return classify(tiles, edition)
-
     def legal(answer: TurnAnswer) -> bool:
         after = [tuple(s) for s in answer.table]
-        if not all(verdict_of(s).valid for s in after):
+        if not all(classify(s, edition).valid for s in after):
             return False
-        return read_joker_fates(before, after, rules=preset, may_take=True, verdict_of=verdict_of).legal
+        # in the edition, as the referee asks it: its whole judgement of the play the search
+        # settles on then finds this reading remembered, not read twice
+        return read_joker_fates(before, after, rules=preset, may_take=True, edition=edition).legal
 
     return legal
 
