@@ -81,3 +81,23 @@ def test_a_freed_expert_joker_must_land_itself_in_a_new_set() -> None:
     reading = read_joker_fates(before, after, rules=get_rules("pressman_us_2009"), may_take=True, edition="expert")
     assert not reading.legal
     assert "freed_joker_not_in_new_set" in {p.code for p in reading.problems}
+
+
+def test_a_reading_asked_twice_is_remembered_and_is_the_one_read_afresh() -> None:
+    # the hint solver asks the reading of the play it settles on, and the referee's whole
+    # judgement asks it again: the second ask is the remembered reading, the same as one read
+    # with the caller's own set verdicts (which are never remembered)
+    from rummi.engine.melds import classify
+
+    before, after = parse_sets("r4 J r6 | k3 b3 o3"), parse_sets("r4 r5 r6 | k3 b3 o3 | J k7 k8")
+    rules = get_rules("pressman_us_2009")
+    first = read_joker_fates(before, after, rules=rules, may_take=True)
+    again = read_joker_fates([list(s) for s in before], [list(s) for s in after], rules=rules, may_take=True)
+    afresh = read_joker_fates(before, after, rules=rules, may_take=True, verdict_of=lambda s: classify(s))
+    assert again is first
+    assert afresh == first and afresh is not first
+    assert first.legal and not first.fates[0].kept
+    # another preset's rules, or no right to take jokers yet, is another reading
+    assert not read_joker_fates(before, after, rules=rules, may_take=False).legal
+    strict = read_joker_fates(before, after, rules=get_rules("czech_piatnik"), may_take=True)
+    assert strict is not first

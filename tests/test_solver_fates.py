@@ -160,6 +160,69 @@ def test_a_floor_prunes_what_cannot_beat_an_accepted_play() -> None:
             assert again is not None and fates.score(again, objective) == mark
 
 
+def test_a_ceiling_skips_the_walks_that_find_nothing_not_the_best_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """dp.solve_after_opening with a proven ceiling (the fates route passes the free-joker play,
+    less a combination's own tiles) starts its walks there: the same best play, in fewer walks
+    where the best play leaves rack tiles behind (no walk asks for every rack tile played)."""
+    from rummi.engine.solver import dp
+
+    walks = 0
+    walk = dp._Walks._walk
+
+    def counted(self, *args, **kwargs):
+        nonlocal walks
+        walks += 1
+        return walk(self, *args, **kwargs)
+
+    monkeypatch.setattr(dp._Walks, "_walk", counted)
+    fewer = 0
+    for name, seed in CASES[:8]:
+        kind = PRESET_CLASSES[name]
+        p = deal(kind, seed)
+        pos = fates.jokers_free(Position(p.table, p.rack, p.edition, RuleView.of(get_rules(kind.preset))))
+        for objective in Objective:
+            walks = 0
+            best = dp.solve_after_opening(pos, objective)
+            plain = walks
+            assert best is not None
+            mark = fates.score(best, objective)
+            walks = 0
+            capped = dp.solve_after_opening(pos, objective, ceiling=mark)
+            assert capped is not None and fates.score(capped, objective) == mark
+            assert walks <= plain
+            fewer += walks < plain
+            # with a floor too: nothing between the floor and the ceiling but the best play
+            below = (mark[0] - 1, 0, 0)
+            again = dp.solve_after_opening(pos, objective, floor=below, ceiling=mark)
+            assert again is not None and fates.score(again, objective) == mark
+            with pytest.raises(dp.BelowFloor):
+                dp.solve_after_opening(pos, objective, floor=mark, ceiling=mark)
+    assert fewer  # some walk was left out
+
+
+def test_the_fates_search_finds_the_same_best_play_with_its_ceiling_or_without() -> None:
+    """fates.search bounded by the free-joker play (its walks then get it as their ceiling) and
+    unbounded: the same best legal play, on the positions where the fates decide."""
+    compared = 0
+    for name, seed in CASES:
+        kind = PRESET_CLASSES[name]
+        p = deal(kind, seed)
+        rules = get_rules(kind.preset, edition=kind.edition)
+        pos = Position(p.table, p.rack, p.edition, RuleView.of(rules))
+        judge = solver._joker_judge(pos, rules)
+        for objective in Objective:
+            relaxed = solver.dp.solve_after_opening(fates.jokers_free(pos), objective)
+            if relaxed is None:
+                continue  # beyond the programme with every joker free: no ceiling to give
+            bounded = fates.search(pos, objective, judge, upper=relaxed).best
+            unbounded = fates.search(pos, objective, judge).best
+            # (unbounded, the search may run out of landing walks and leave it to HiGHS)
+            if bounded is not None and unbounded is not None:
+                assert fates.score(bounded, objective) == fates.score(unbounded, objective), (name, seed)
+                compared += 1
+    assert compared >= len(CASES)
+
+
 def test_the_joker_question_alone_agrees_with_the_whole_judge() -> None:
     """The fates route asks only the referee's joker question (and set validity) of its own
     plays: on every play it judges in these positions, the verdict is judge_turn's."""
