@@ -33,6 +33,7 @@ _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
 #: Blocks at least this big are mapped on their own; an arena's free top past it is given back.
 BIG_BLOCK_BYTES = 16 * 1024 * 1024
+MAX_BIG_BLOCK_BYTES = 32 * 1024 * 1024
 
 
 def _find_libc_call(name: str, *argtypes: type) -> Callable[..., int] | None:
@@ -54,10 +55,15 @@ _MALLOPT = _find_libc_call("mallopt", ctypes.c_int, ctypes.c_int)
 
 def keep_big_blocks_apart(big_bytes: int = BIG_BLOCK_BYTES) -> bool:
     """Fix glibc's mmap and trim thresholds at ``big_bytes`` for the rest of the process (see
-    the module's docstring); ``True`` if the C library took both."""
+    the module's docstring); ``True`` if the C library took both. ``big_bytes`` is at most
+    glibc's own ceiling for the mmap threshold (32 MB on 64-bit)."""
+    if not 0 < big_bytes <= MAX_BIG_BLOCK_BYTES:
+        raise ValueError(f"big_bytes must be 1 to {MAX_BIG_BLOCK_BYTES} bytes, not {big_bytes}")
     if _MALLOPT is None:
         return False
-    return bool(_MALLOPT(_M_MMAP_THRESHOLD, big_bytes)) and bool(_MALLOPT(_M_TRIM_THRESHOLD, big_bytes))
+    mapped = bool(_MALLOPT(_M_MMAP_THRESHOLD, big_bytes))
+    trimmed = bool(_MALLOPT(_M_TRIM_THRESHOLD, big_bytes))
+    return mapped and trimmed
 
 
 def give_back_memory() -> bool:

@@ -54,7 +54,7 @@ class Settings(BaseSettings):
     trim_memory: bool = Field(
         default=True,
         description="After each scan or correction, give the memory it freed back to the system "
-        "(glibc malloc_trim), and map blocks of 4 MB or more on their own (mallopt), so a server "
+        "(glibc malloc_trim), and map blocks of 16 MB or more on their own (mallopt), so a server "
         "that decoded big photos shrinks back.",
     )
     database_url: str = Field(

@@ -17,8 +17,9 @@ against an edition), so this module depends on nothing else of the engine.
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 
 class Colour(enum.Enum):
@@ -78,12 +79,35 @@ class JokerKind(enum.Enum):
         return self in (JokerKind.DOUBLE, JokerKind.MIRROR, JokerKind.COLOUR_CHANGE)
 
 
+#: A colour's and a joker kind's place in the key of a tile (0: none). Taken from the members'
+#: order of definition, never from their identity, so the key is the same in every process.
+_COLOUR_SLOT: dict[Colour | None, int] = {None: 0} | {c: i + 1 for i, c in enumerate(Colour)}
+_JOKER_SLOT: dict[JokerKind | None, int] = {None: 0} | {k: i + 1 for i, k in enumerate(JokerKind)}
+#: Colour and joker slots fit below this, so ``number * _KEY_BASE + kinds`` is one-to-one.
+_KEY_BASE = 64
+assert len(_COLOUR_SLOT) * 8 <= _KEY_BASE and len(_JOKER_SLOT) <= 8
+
+
+class _KeySlot:
+    """Holds a tile's key in a slot that is not a dataclass field.
+
+    The dataclass makes ``__slots__`` from its fields only; keeping the key out of them leaves
+    ``dataclasses.fields``, ``repr``, ``replace`` and the pickled state exactly the three values.
+    """
+
+    __slots__ = ("_key",)
+
+
 @dataclass(frozen=True, slots=True)
-class Tile:
+class Tile(_KeySlot):
     """One tile. Numbered tiles have ``number`` and ``colour``; jokers have ``joker``.
 
     Equal tiles are indistinguishable: two red sevens compare equal, which is what counting
     copies against an edition's inventory needs.
+
+    Tiles are hashed and compared in every Counter, set and dict of the engine, so equality and
+    hashing go through one small int made once per tile from its three values, instead of the
+    dataclass's tuple of three fields built on every call.
     """
 
     number: int | None = None
@@ -99,6 +123,30 @@ class Tile:
                 raise ValueError("a joker has no number")
             if (self.joker is JokerKind.COLOURED) != (self.colour is not None):
                 raise ValueError("only Expert's coloured jokers carry a colour")
+        try:
+            number = 0 if self.number is None else operator.index(self.number)
+            kinds = _COLOUR_SLOT[self.colour] * 8 + _JOKER_SLOT[self.joker]
+        except (TypeError, KeyError):
+            raise ValueError(
+                f"a tile is a whole number, a Colour and a JokerKind, not {self.number!r}, "
+                f"{self.colour!r}, {self.joker!r}"
+            ) from None
+        object.__setattr__(self, "_key", number * _KEY_BASE + kinds)
+
+    # --- identity: through the key ------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._key == other._key  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self._key
+
+    def __setstate__(self, state: list[object]) -> None:
+        """Unpickling and ``copy`` set the fields without ``__init__``: the key is made here too."""
+        for field, value in zip(fields(self), state, strict=True):
+            object.__setattr__(self, field.name, value)
+        self.__post_init__()
 
     # --- constructors -------------------------------------------------------------------
     @classmethod

@@ -4,7 +4,6 @@ photo whose decode would pass the memory budget is refused before it is decoded.
 from __future__ import annotations
 
 import io
-import platform
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -12,7 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
+from rummi.api import deps
 from rummi.api.memory import keep_big_blocks_apart
+from rummi.api.settings import Settings
 
 from tests.api_server import DATA, serving
 
@@ -83,7 +84,15 @@ def test_a_server_gives_the_memory_of_big_scans_back(tmp_path: Path) -> None:
     assert after < baseline + 60, (baseline, peak, after)
 
 
-def test_the_allocator_takes_the_big_block_threshold() -> None:
-    """On glibc (this project's servers) both thresholds are set; elsewhere the call says no."""
-    expected = platform.libc_ver()[0] == "glibc"
-    assert keep_big_blocks_apart() is expected
+def test_a_server_fixes_the_big_block_threshold_before_any_photo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scan workers' owner sets the thresholds once, when the service is made (and not when
+    trimming is turned off); the call refuses a size glibc would not honour."""
+    calls: list[int] = []
+    monkeypatch.setattr(deps, "keep_big_blocks_apart", lambda: calls.append(1) or True)
+    deps.Inference(Settings(database_url="sqlite:///:memory:"))
+    assert calls == [1]
+    deps.Inference(Settings(database_url="sqlite:///:memory:", trim_memory=False))
+    assert calls == [1]
+    for size in (0, -1, 64 << 20):
+        with pytest.raises(ValueError):
+            keep_big_blocks_apart(size)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from rummi.vision.onnx_model import default_models_dir
+from rummi.vision.onnx_model import ModelError, default_models_dir
 from rummi.vision.scanner import READER_FOLDER, Scanner
 from rummi.vision.training.calibration import CalibrationSet, fit_temperature, negative_log_likelihood
 
@@ -61,6 +61,11 @@ def test_the_reader_divides_its_logits_by_the_temperature_of_its_model_json(tmp_
     expected = np.exp(raw / 2.0 - (raw / 2.0).max(axis=1, keepdims=True))
     expected = (expected / expected.sum(axis=1, keepdims=True)).reshape(3, 2, -1)
     assert np.allclose(hot._probabilities(crops), expected)
+    for wrong in (0, -1.0, "nan"):  # a damaged model.json is a clear error, not a silent read
+        meta["temperature"] = float(wrong)
+        path.write_text(json.dumps(meta))
+        with pytest.raises(ModelError, match="temperature must be a positive number"):
+            Scanner.load(tmp_path / "models")
 
 
 def test_reliability_counts_sure_wrong_reads_and_flagged_right_ones_at_the_bar() -> None:

@@ -126,6 +126,18 @@ def test_tiles_standing_between_ledge_tiles_join_them_in_one_tier() -> None:
     assert [found.labels[i] for i in layout.rack] == ["b2", "b9", "r11", "k4", "o7"]
 
 
+def test_a_few_shadows_along_a_long_row_of_table_sets_are_no_rack() -> None:
+    # Four sets a tile apart, one tile of each taken for standing on a ledge (its shadow).
+    sets = [["r5", "r6", "r7"], ["k9", "b9", "o9"], ["b1", "b2", "b3"], ["o4", "o5", "o6"]]
+    tiles = [t for k, labels in enumerate(sets) for t in row(labels, 50 + k * 4 * 31, 100)]
+    found = scene(tiles)
+    on_ledge = np.zeros(12, bool)
+    on_ledge[[1, 4, 7]] = True
+    layout = lay_out(found, on_ledge=on_ledge, bar_between=lambda i, j: False)
+    assert layout.rack is None
+    assert labels_of(found, layout.sets) == sets
+
+
 def test_loose_tiles_lying_every_which_way_are_unfinished_table_sets_not_a_rack() -> None:
     # Tiles scattered at many angles stand in no rack's tiers: they are on the table, and the
     # table check then says each is no set.

@@ -61,9 +61,13 @@ MIN_SET_TILES = 3
 TIER_OFFSET = 0.35
 TIER_REACH = 2.5
 #: A rack tier is this many tiles on a ledge side by side (one tile's shadow on a table is not a
-#: rack); a second tier needs no ledge of its own if it stands parallel just above a tier
-#: (0.7 to ``TIER_SPACING`` heights up: a rack's upper tier, whose ledge the lower tier hides).
+#: rack), or a line of standing tiles side by side with at least this many on a ledge and at
+#: least ``MIN_TIER_LEDGE_SHARE`` of them (a rack's gaps part its ledge tiles; on a table, a
+#: few shadows along a long row of sets are no rack); a second tier needs no ledge of its own
+#: if it stands parallel just above a tier (0.7 to ``TIER_SPACING`` heights up: a rack's upper
+#: tier, whose ledge the lower tier hides).
 MIN_TIER_LEDGES = 3
+MIN_TIER_LEDGE_SHARE = 0.5
 TIER_SPACING = 1.6
 
 
@@ -113,12 +117,14 @@ def _table_sets(found: TileDetections, members: list[int]) -> list[list[int]]:
 
 
 def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBetween | None = None) -> list[int]:
-    """The rack: tiers of tiles standing alike side by side along a line, at least
-    ``MIN_TIER_LEDGES`` of them on a ledge (the others: a ledge in a neighbour's shadow, a tile
-    the check missed), or one just above such a tier. Side by side: at most ``TIER_REACH``
-    widths apart, or next along the line with the rack's bar between them (``bar_between``)."""
-    on = [int(i) for i in np.flatnonzero(np.asarray(on_ledge, bool))]
-    if len(on) < MIN_TIER_LEDGES:
+    """The rack: tiers of tiles standing alike side by side along a line, and the tiles
+    standing alike beside them (a ledge in a neighbour's shadow, a tile the check missed), or
+    just above such a tier. Side by side: at most ``TIER_REACH`` widths apart, or next along
+    the line with the rack's bar between them (``bar_between``). A tier is ``MIN_TIER_LEDGES``
+    ledge tiles side by side, or a line of standing tiles at least ``MIN_TIER_LEDGE_SHARE`` of
+    which stand on a ledge (a rack with gaps, whose ledge tiles stand apart)."""
+    on = np.asarray(on_ledge, bool)
+    if on.sum() < MIN_TIER_LEDGES:
         return []
     up = found.up_vectors
     mean_up = up[on].sum(axis=0)
@@ -126,68 +132,71 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
         return []
     mean_up = mean_up / np.linalg.norm(mean_up)
     right = np.array([-mean_up[1], mean_up[0]])
-    upright = up @ mean_up >= np.cos(np.radians(MAX_TURN_DEGREES))
-    seeds = [i for i in on if upright[i]]
+    standing = np.flatnonzero(up @ mean_up >= np.cos(np.radians(MAX_TURN_DEGREES)))
+    seeds = standing[on[standing]]
     if len(seeds) < MIN_TIER_LEDGES:
         return []
-    centres = found.centers
     height, width = float(np.median(found.heights[seeds])), float(np.median(found.widths[seeds]))
-    across_of = centres @ mean_up
-    along_of = centres @ right
-    standing = [int(i) for i in np.flatnonzero(upright)]
-    barred = _barred_neighbours(standing, across_of, along_of, height, width, bar_between)
+    across_of = found.centers[standing] @ mean_up
+    along_of = found.centers[standing] @ right
+    side_by_side = _side_by_side(standing, across_of, along_of, height, width, bar_between)
+    ledge = on[standing]  # by position in ``standing`` from here on
 
-    def same_tier(i: int, members: list[int]) -> bool:
-        near = ((np.abs(across_of[members] - across_of[i]) <= TIER_OFFSET * height)
-                & (np.abs(along_of[members] - along_of[i]) <= TIER_REACH * width))
-        return bool(np.any(near)) or any(m in barred.get(i, ()) for m in members)
-
-    def tier_of(first: list[int], among: list[int]) -> list[int]:
-        """``first`` and every tile of ``among`` joined to it, tile by tile along its line."""
-        tier, left = list(first), [i for i in among if i not in first]
-        grown = True
-        while grown:
-            joined = [i for i in left if same_tier(i, tier)]
-            grown = bool(joined)
-            tier += joined
-            left = [i for i in left if i not in joined]
-        return tier
-
-    tiers: list[list[int]] = []
-    for i in seeds:  # the tiers of the ledge tiles, with the tiles standing between them
-        if not any(i in t for t in tiers):
-            tiers.append(tier_of([i], standing))
-    kept = [t for t in tiers if sum(bool(on_ledge[m]) for m in t) >= MIN_TIER_LEDGES]
-    if not kept:
+    tiers = [t for t in _components(side_by_side, ledge) if len(t) >= MIN_TIER_LEDGES]
+    tiers += [t for t in _components(side_by_side, np.ones(len(standing), bool))
+              if ledge[t].sum() >= MIN_TIER_LEDGES and ledge[t].mean() >= MIN_TIER_LEDGE_SHARE]
+    if not tiers:
         return []
-    rack = sorted({i for t in kept for i in t})
-    lines = [float(np.median(across_of[t])) for t in kept]
-    reach = (along_of[rack].min() - width, along_of[rack].max() + width)
-    for i in standing:  # the tier above: upright tiles just above a tier, within its span
-        if i not in rack and reach[0] <= along_of[i] <= reach[1] and any(
-                0.7 * height <= across_of[i] - line <= TIER_SPACING * height for line in lines):
-            rack.append(i)
+    rack = np.zeros(len(standing), bool)
+    for t in tiers:
+        rack[t] = True
+    lines = np.array([np.median(across_of[t]) for t in tiers])
+    span = (along_of[rack].min() - width, along_of[rack].max() + width)
+    above = ((along_of >= span[0]) & (along_of <= span[1])
+             & np.any((across_of[:, None] - lines[None] >= 0.7 * height)
+                      & (across_of[:, None] - lines[None] <= TIER_SPACING * height), axis=1))
+    rack |= above  # a tier's upper tier, whose ledge the lower tier hides
     # the tiles standing alike beside the rack in its tiers
-    return sorted(tier_of(rack, standing))
+    grown = np.zeros(len(standing), bool)
+    for t in _components(side_by_side, np.ones(len(standing), bool)):
+        if rack[t].any():
+            grown[t] = True
+    return sorted(int(i) for i in standing[grown | rack])
 
 
-def _barred_neighbours(standing: list[int], across_of: np.ndarray, along_of: np.ndarray, height: float,
-                       width: float, bar_between: BarBetween | None) -> dict[int, set[int]]:
-    """Tiles next to each other along one line, further apart than ``TIER_REACH`` widths, with
-    the rack's bar between them: each tile's such neighbours."""
-    barred: dict[int, set[int]] = {}
-    if bar_between is None:
-        return barred
-    for i in standing:
-        line = [j for j in standing if j != i and abs(across_of[j] - across_of[i]) <= TIER_OFFSET * height
-                and along_of[j] > along_of[i]]
-        if not line:
+def _side_by_side(standing: np.ndarray, across_of: np.ndarray, along_of: np.ndarray, height: float,
+                  width: float, bar_between: BarBetween | None) -> np.ndarray:
+    """``(n, n)`` bool over the standing tiles: two stand side by side in one tier (on one line,
+    at most ``TIER_REACH`` widths apart, or next along it with the rack's bar between them)."""
+    on_line = np.abs(across_of[:, None] - across_of[None]) <= TIER_OFFSET * height
+    apart = along_of[None] - along_of[:, None]  # [i, j]: how far j lies along the line past i
+    joined = on_line & (np.abs(apart) <= TIER_REACH * width)
+    if bar_between is not None:
+        for i in range(len(standing)):
+            after = np.flatnonzero(on_line[i] & (apart[i] > 0))
+            if len(after):
+                j = int(after[np.argmin(apart[i, after])])
+                if apart[i, j] > TIER_REACH * width and bar_between(int(standing[i]), int(standing[j])):
+                    joined[i, j] = joined[j, i] = True
+    return joined
+
+
+def _components(joined: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
+    """The groups of ``members`` (a bool mask) linked through ``joined``, members only."""
+    left = members.copy()
+    groups = []
+    for start in np.flatnonzero(members):
+        if not left[start]:
             continue
-        j = min(line, key=lambda j: along_of[j])
-        if along_of[j] - along_of[i] > TIER_REACH * width and bar_between(i, j):
-            barred.setdefault(i, set()).add(j)
-            barred.setdefault(j, set()).add(i)
-    return barred
+        left[start] = False
+        group, frontier = [start], [start]
+        while frontier:
+            reached = np.flatnonzero(joined[frontier].any(axis=0) & left)
+            left[reached] = False
+            group += reached.tolist()
+            frontier = reached.tolist()
+        groups.append(np.array(sorted(group)))
+    return groups
 
 
 def _neighbours(found: TileDetections, columns: bool) -> np.ndarray:

@@ -26,7 +26,7 @@ import numpy as np
 from rummi.vision.classes import joker_names
 from rummi.vision.detections import TileDetections
 from rummi.vision.geometry import CROP_SIZE, portrait_order, warp_crop
-from rummi.vision.onnx_model import OnnxModel
+from rummi.vision.onnx_model import ModelError, OnnxModel
 
 #: A first reading at least this sure (tile and orientation together) is not read again turned.
 SURE_ENOUGH = 0.9
@@ -76,8 +76,13 @@ class TileReader:
         #: The logits are divided by this before the softmax (``model.json: temperature``,
         #: fitted by ``vision/training/calibration.py`` on generated calibration scenes; 1 where
         #: none was fitted), so a read's probability is what it says: a reader over-confident
-        #: on crops unlike its training crops reports them less surely, never differently.
+        #: on crops unlike its training crops reports them less surely. Mostly not differently,
+        #: but not never: the two ways up and a joker's colours are added up after the softmax,
+        #: and a sum can change its winner with the temperature.
         self.temperature: float = float(model.meta.get("temperature", 1.0))
+        if not (np.isfinite(self.temperature) and self.temperature > 0):
+            raise ModelError(f"{model.folder / 'model.json'}: its temperature must be a positive number, "
+                             f"not {self.temperature}; restore it from the repository")
         #: Columns of the joker's answers (one, or one per colour) and of "none" (or None).
         self.joker_columns = np.array([i for i, n in enumerate(self.tile_names) if n.startswith("J")], int)
         not_a_tile = model.meta.get("not_a_tile")

@@ -4,8 +4,10 @@ A reader trained to near-perfect accuracy on its own crops is over-confident on 
 them (a steep view, another print): a wrong read at 0.9 is a defect, because a tile read at 0.7
 or more is reported sure and reaches a verdict, a score or a hint unflagged. Temperature
 scaling (Guo et al., "On calibration of modern neural networks", 2017) divides the logits by
-one number fitted on held-apart data: it keeps the order of the answers of every crop and only
-makes the reader surer or less sure as a whole.
+one number fitted on held-apart data: it keeps the order of one softmax's answers and makes
+the reader surer or less sure as a whole. It can still change a read here and there, because
+the scan adds probabilities after the softmax (the two ways up, a joker's colours): the fit
+reports how many calibration reads change their answer at the fitted temperature.
 
 The calibration set is generated scenes of every print the generator draws, rendered with
 ``CALIBRATION_SEED``: a seed no training set used (the training scenes are seed 7) and not the
@@ -82,19 +84,29 @@ def reliability(calibration: CalibrationSet, temperature: float, unsure_below: f
                 joker_columns: Sequence[int]) -> Reliability:
     """The calibration set's reads under ``temperature``, each crop's answer chosen as the scan
     chooses it (the joker's colours taken together)."""
-    answers = _answers(calibration.logits, temperature)
+    best, confidence = chosen_answers(calibration, temperature, joker_columns)
     jokers = list(joker_columns)
-    if len(jokers) > 1:
-        answers[:, jokers[0]] = answers[:, jokers].sum(axis=1)
-        answers[:, jokers[1:]] = 0.0
-    best = answers.argmax(axis=1)
-    confidence = answers[np.arange(len(best)), best]
     right = np.array([b in t or (b == jokers[0] and jokers[0] in t) for b, t in zip(best, calibration.truth)])
     sure = confidence >= unsure_below
     bins = np.minimum((confidence * 10).astype(int), 9)
     error = sum(abs(right[bins == b].mean() - confidence[bins == b].mean()) * (bins == b).sum()
                 for b in range(10) if (bins == b).any()) / max(1, len(confidence))
     return Reliability(int(sure.sum()), int((sure & ~right).sum()), int((~sure & right).sum()), float(error))
+
+
+def chosen_answers(calibration: CalibrationSet, temperature: float,
+                   joker_columns: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Each crop's answer as the scan chooses it under ``temperature`` (the two ways up and the
+    joker's colours taken together), and its confidence. Sums after the softmax can change
+    their winner with the temperature, so a temperature may change a read, not only its
+    confidence: :func:`main` counts them."""
+    answers = _answers(calibration.logits, temperature)
+    jokers = list(joker_columns)
+    if len(jokers) > 1:
+        answers[:, jokers[0]] = answers[:, jokers].sum(axis=1)
+        answers[:, jokers[1:]] = 0.0
+    best = answers.argmax(axis=1)
+    return best, answers[np.arange(len(best)), best]
 
 
 def fit_temperature(calibration: CalibrationSet, temperatures: np.ndarray = TEMPERATURES) -> float:
@@ -181,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     after = negative_log_likelihood(calibration.logits, calibration.truth, temperature)
     print(f"{len(calibration.truth)} crops of {args.scenes} scenes (seed {args.seed}): temperature {temperature} "
           f"(negative log-likelihood {before:.4f} at 1.0 -> {after:.4f})")
+    changed = int((chosen_answers(calibration, temperature, scanner.reader.joker_columns)[0]
+                   != chosen_answers(calibration, 1.0, scanner.reader.joker_columns)[0]).sum())
+    print(f"  {changed} of the {len(calibration.truth)} reads change their answer at {temperature}")
     for t in sorted({1.0, temperature}):
         r = reliability(calibration, t, UNCERTAIN_BELOW, scanner.reader.joker_columns)
         print(f"  at {t}: {r.sure} reads at or above the unsure bar {UNCERTAIN_BELOW}, {r.sure_wrong} of them wrong; "
