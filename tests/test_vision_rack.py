@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 from rummi.vision.detections import TileDetections
 from rummi.vision.image_io import load_image
-from rummi.vision.rack import RackEvidence, stands_on_a_ledge
+from rummi.vision.rack import RackEvidence
 from rummi.vision.scanner import Scanner
 
 SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples" / "images"
@@ -32,18 +32,18 @@ def painted(ledge_bgr: tuple[int, int, int], table_bgr: tuple[int, int, int]) ->
 
 def test_tiles_on_a_black_ledge_stand_on_it() -> None:
     image, found = painted((25, 25, 28), (180, 180, 180))
-    assert stands_on_a_ledge(image, found).all()
+    assert RackEvidence(image, found).on_ledge.all()
 
 
 def test_dark_brown_wood_or_a_light_cloth_is_no_ledge() -> None:
     for colour in ((40, 70, 110), (150, 150, 150)):  # BGR: dark brown wood, grey cloth
         image, found = painted(colour, colour)
-        assert not stands_on_a_ledge(image, found).any()
+        assert not RackEvidence(image, found).on_ledge.any()
 
 
 def test_on_a_dark_grey_table_the_strip_under_a_tile_is_just_table() -> None:
     image, found = painted((35, 35, 38), (35, 35, 38))
-    assert not stands_on_a_ledge(image, found).any()
+    assert not RackEvidence(image, found).on_ledge.any()
 
 
 def test_the_same_rack_seen_from_across_the_table_still_stands_on_its_ledge() -> None:
@@ -51,7 +51,7 @@ def test_the_same_rack_seen_from_across_the_table_still_stands_on_its_ledge() ->
     turned = cv2.rotate(image, cv2.ROTATE_180)
     h, w = image.shape[:2]
     corners = np.array([w, h], np.float32) - found.corners  # each still starts at its own top-left
-    assert stands_on_a_ledge(turned, TileDetections.from_corners(corners, np.ones(3))).all()
+    assert RackEvidence(turned, TileDetections.from_corners(corners, np.ones(3))).on_ledge.all()
 
 
 def test_the_bar_of_a_rack_shows_between_tiles_far_apart_and_a_table_does_not() -> None:

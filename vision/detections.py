@@ -200,10 +200,11 @@ class TileDetections:
         clutter, a box across two tiles)."""
         return np.array([label != NOT_A_TILE for label in self.labels], bool)
 
-    def without_non_tiles(self) -> TileDetections:
-        """The boxes the reader took for tiles: the others are dropped before any layout,
-        score or hint."""
-        return self[self.read_as_tiles]
+    def counted_as_tiles(self, unsure_below: float) -> np.ndarray:
+        """True where a box counts as a tile: the reader took it for one, and it is no second
+        box on a tile read more surely (:meth:`repeats`). The others are dropped before any
+        layout, score or hint, by the scanner and the watch alike."""
+        return self.read_as_tiles & ~self.repeats(unsure_below)
 
     def repeats(self, unsure_below: float) -> np.ndarray:
         """True where a tile is a second box on a tile already read more surely: read with less

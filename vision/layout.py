@@ -142,9 +142,9 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
     side_by_side = _side_by_side(standing, across_of, along_of, height, width, bar_between)
     ledge = on[standing]  # by position in ``standing`` from here on
 
+    lines_of_tiles = _components(side_by_side, np.ones(len(standing), bool))
     tiers = [t for t in _components(side_by_side, ledge) if len(t) >= MIN_TIER_LEDGES]
-    tiers += [t for t in _components(side_by_side, np.ones(len(standing), bool))
-              if ledge[t].sum() >= MIN_TIER_LEDGES and ledge[t].mean() >= MIN_TIER_LEDGE_SHARE]
+    tiers += [t for t in lines_of_tiles if ledge[t].sum() >= MIN_TIER_LEDGES and ledge[t].mean() >= MIN_TIER_LEDGE_SHARE]
     if not tiers:
         return []
     rack = np.zeros(len(standing), bool)
@@ -158,7 +158,7 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
     rack |= above  # a tier's upper tier, whose ledge the lower tier hides
     # the tiles standing alike beside the rack in its tiers
     grown = np.zeros(len(standing), bool)
-    for t in _components(side_by_side, np.ones(len(standing), bool)):
+    for t in lines_of_tiles:
         if rack[t].any():
             grown[t] = True
     return sorted(int(i) for i in standing[grown | rack])

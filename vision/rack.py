@@ -63,11 +63,6 @@ def surround_level(image_bgr: np.ndarray) -> float:
     return float(np.median(edges))
 
 
-def stands_on_a_ledge(image_bgr: np.ndarray, found: TileDetections) -> np.ndarray:
-    """``(N,)`` bool: tile ``i`` stands on a dark, colourless ledge (corners as read)."""
-    return RackEvidence(image_bgr, found).on_ledge
-
-
 class RackEvidence:
     """What one photo shows of a rack around the tiles read: which tiles stand on a ledge
     (``on_ledge``), and whether the rack's dark plastic runs between two tiles

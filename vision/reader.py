@@ -130,14 +130,15 @@ class TileReader:
         over 99 % of the tiles in a chain of three or more face like all their chain-mates
         (``SET_MATES_ALIKE``). So where a tile's mates surely face one way, a reading of it
         facing the other way is unlikely however its crop looks, and the reader's belief is
-        weighed by that prior before the tile is chosen. This is what tells an upright 6 from
-        a 9 turned round when the crop alone cannot (the two differ only by where the number
-        and the brand mark sit, faint in a small or blurred crop). It changes a reading only where the reader's own belief was divided between
-        the two ways up (less than ``SURE_ENOUGH`` on the way its corners lie): a tile read
-        surely facing unlike every mate (a player did lay it turned) stays as it was read, and
-        no confidence rises: a tile is as sure as the reader alone was of the answer chosen
-        (a real 9 laid turned in a group of upright 9s, read 0.64 as it lies and 0.30 as a
-        turned 6, becomes a 6 at 0.30, flagged, never a sure 6 that makes the table invalid).
+        weighed by that prior before the tile is chosen. This is what tells an upright 6 from a
+        9 turned round when the crop alone cannot (the two differ only by where the number and
+        the brand mark sit, faint in a small or blurred crop). It changes a reading only where
+        the reader's own belief was divided between the two ways up (less than ``SURE_ENOUGH``
+        on the way its corners lie): a tile read surely facing unlike every mate (a player did
+        lay it turned) stays as it was read, and no confidence rises: a tile is as sure as the
+        reader alone was of the answer chosen (a real 9 laid turned in a group of upright 9s,
+        read 0.64 as it lies and 0.30 as a turned 6, becomes a 6 at 0.30, flagged, never a sure
+        6 that makes the table invalid).
         (On the robustness benchmark's generated scenes, whose sets turn 4 % of their tiles on
         purpose, weighing sure tiles too turned three right reads wrong and mended three;
         weighing only divided ones mends two and turns none wrong.)

@@ -176,7 +176,7 @@ class Scanner:
         # A box the reader says holds no tile never reaches the layout, a score or a hint; nor
         # does a second box on a tile read more surely (TileDetections.repeats).
         read = self.reader.read(seen, found, edition)
-        tiles = read.read_as_tiles & ~read.repeats(self.uncertain_below)
+        tiles = read.counted_as_tiles(self.uncertain_below)
         found, refused = read[tiles], read[~tiles]
         read_at = time.perf_counter()
         rack = RackEvidence(seen, found) if kind == "auto" else None

@@ -412,7 +412,7 @@ class TurnTracker:
             if old.found.read_probabilities.shape[2] == answers:
                 beliefs[i] = old.found.read_probabilities[j]
         read_now = found.with_reads(corners, labels, confidence, beliefs)
-        is_tile = read_now.read_as_tiles & ~read_now.repeats(scanner.uncertain_below)
+        is_tile = read_now.counted_as_tiles(scanner.uncertain_below)
         merged = read_now[is_tile]
         settled = np.isin(np.arange(len(found)), list(known))[is_tile]
         # A fresh tile is weighed by its set-mates, the settled ones among them too (an upright
