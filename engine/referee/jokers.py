@@ -10,17 +10,11 @@ turns its problems into violations.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rummi.engine.editions import Edition
 from rummi.engine.joker_fate import read_joker_fates
-from rummi.engine.melds import SetVerdict
 from rummi.engine.referee.changes import TableChanges
 from rummi.engine.referee.verdicts import Code, Violation
 from rummi.engine.rules import Rules
-from rummi.engine.tiles import Tile
-
-VerdictOf = Callable[[tuple[Tile, ...]], SetVerdict]
 
 
 def joker_violations(changes: TableChanges, rules: Rules, may_take: bool, box: Edition) -> list[Violation]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 from rummi.engine.editions import Edition, get_edition, inventory_problems
@@ -30,7 +30,7 @@ from rummi.engine.errors import ImpossibleStateError, RummiError
 from rummi.engine.melds import SetVerdict, classify
 from rummi.engine.notation import format_tiles
 from rummi.engine.referee.changes import RACK, TableChanges, read_changes
-from rummi.engine.referee.jokers import VerdictOf, joker_violations
+from rummi.engine.referee.jokers import joker_violations
 from rummi.engine.referee.seen import Side, Spot
 from rummi.engine.referee.verdicts import (
     Code,
@@ -42,6 +42,9 @@ from rummi.engine.referee.verdicts import (
 )
 from rummi.engine.rules import Rules, get_rules
 from rummi.engine.tiles import Tile, sort_tiles
+
+#: How the judge classifies a set (one ``classify`` per set of a turn, cached).
+VerdictOf = Callable[[tuple[Tile, ...]], SetVerdict]
 
 Sets = Sequence[Sequence[Tile]]
 

@@ -181,10 +181,9 @@ def search(
         """A score of the whole position as one of the programme's walk of this combination:
         less the tiles the combination plays itself (replacements, landing sets)."""
         extra = [pos.tile(i) for f in combo for i in f.replaced_by] + [t for _, tiles in landing or () for t in tiles]
-        first, second, kept = whole
         tiles, value = len(extra), played_value(pos, extra)
         own = (tiles, value) if objective is Objective.TILES else (value, tiles)
-        return first - own[0], second - own[1], kept
+        return less(whole, (*own, 0))
 
     def floor_of(combo: tuple[Fate, ...], landing: Landing | None) -> dp.Floor | None:
         """What the programme's answer for this combination must beat: the accepted answer."""
@@ -385,6 +384,12 @@ def score(answer: TurnAnswer, objective: Objective) -> tuple[int, int, int]:
     """(primary, secondary, old sets left whole): what "best" compares."""
     first, second = (answer.tiles, answer.value) if objective is Objective.TILES else (answer.value, answer.tiles)
     return first, second, sum(answer.untouched)
+
+
+def less(whole: tuple[int, int, int], part: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A score of a whole play less that of a part fixed beforehand: what the rest of the play
+    must reach (a floor) or cannot pass (a ceiling)."""
+    return whole[0] - part[0], whole[1] - part[1], whole[2] - part[2]
 
 
 def jokers_free(pos: Position) -> Position:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from rummi.engine.solver import dp, fates
-from rummi.engine.solver.fates import score
+from rummi.engine.solver.fates import less, score
 from rummi.engine.solver.position import ANY, Position, TableSet
 from rummi.engine.solver.turn import Objective, TurnAnswer, extended, played_value
 from rummi.engine.tiles import Tile
@@ -116,9 +116,9 @@ def solve(pos: Position, objective: Objective, judge: Callable[[TurnAnswer], boo
         if not dp.applies(rest, True):
             return None
         mine = _part_score(pos, played, kept, objective)
-        floor = None if best is None else _less(score(best, objective), mine)
+        floor = None if best is None else less(score(best, objective), mine)
         # the bound holds every combination's play, so no rest need ask for more than it
-        ceiling = None if top is None else _less(top, mine)
+        ceiling = None if top is None else less(top, mine)
         try:
             found = dp.solve_after_opening(rest, objective, tell_whole_rack=True, floor=floor, ceiling=ceiling)
         except dp.NoWholeRack:
@@ -183,11 +183,6 @@ def _grown_sets(pos: Position, locked: list[int], choice: tuple[int, ...]) -> li
     """The locked sets with their chosen growths, in reading order (jokers where they stand)."""
     return [extended(pos, pos.sets[k], pos.sets[k].extensions[e], pos.sets[k].extension_jokers[e])
             for k, e in zip(locked, choice)]
-
-
-def _less(whole: tuple[int, int, int], part: tuple[int, int, int]) -> tuple[int, int, int]:
-    """A score of the whole play less that of the fixed part: what the rest must reach."""
-    return whole[0] - part[0], whole[1] - part[1], whole[2] - part[2]
 
 
 def _part_score(pos: Position, played: list[Tile], kept: int, objective: Objective) -> tuple[int, int, int]:
