@@ -44,7 +44,7 @@ from rummi.engine.melds import SetKind, classify
 from rummi.engine.solver import dp
 from rummi.engine.solver.position import ANY, Position, TableJoker, TableSet
 from rummi.engine.solver.specials import reading_order
-from rummi.engine.solver.turn import Objective, TurnAnswer, played_value
+from rummi.engine.solver.turn import Objective, TurnAnswer, less, part_score, played_value, score
 from rummi.engine.tiles import Tile
 
 #: combinations of fates tried before the integer program is left the position (each is one
@@ -181,9 +181,7 @@ def search(
         """A score of the whole position as one of the programme's walk of this combination:
         less the tiles the combination plays itself (replacements, landing sets)."""
         extra = [pos.tile(i) for f in combo for i in f.replaced_by] + [t for _, tiles in landing or () for t in tiles]
-        tiles, value = len(extra), played_value(pos, extra)
-        own = (tiles, value) if objective is Objective.TILES else (value, tiles)
-        return less(whole, (*own, 0))
+        return less(whole, part_score(pos, extra, objective))
 
     def floor_of(combo: tuple[Fate, ...], landing: Landing | None) -> dp.Floor | None:
         """What the programme's answer for this combination must beat: the accepted answer."""
@@ -378,18 +376,6 @@ def landings(
                 if numbers[-1] - numbers[0] + 1 <= size + len(jokers) + len(spare_jokers):  # type: ignore[operator]
                     offer(list(combo))
     return found
-
-
-def score(answer: TurnAnswer, objective: Objective) -> tuple[int, int, int]:
-    """(primary, secondary, old sets left whole): what "best" compares."""
-    first, second = (answer.tiles, answer.value) if objective is Objective.TILES else (answer.value, answer.tiles)
-    return first, second, sum(answer.untouched)
-
-
-def less(whole: tuple[int, int, int], part: tuple[int, int, int]) -> tuple[int, int, int]:
-    """A score of a whole play less that of a part fixed beforehand: what the rest of the play
-    must reach (a floor) or cannot pass (a ceiling)."""
-    return whole[0] - part[0], whole[1] - part[1], whole[2] - part[2]
 
 
 def jokers_free(pos: Position) -> Position:

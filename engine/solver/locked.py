@@ -28,9 +28,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from rummi.engine.solver import dp, fates
-from rummi.engine.solver.fates import less, score
 from rummi.engine.solver.position import ANY, Position, TableSet
-from rummi.engine.solver.turn import Objective, TurnAnswer, extended, played_value
+from rummi.engine.solver.turn import Objective, TurnAnswer, extended, less, part_score, played_value, score
 from rummi.engine.tiles import Tile
 
 #: combinations of growths walked at most (each a walk of about 0.3 ms, mid-game), past which
@@ -115,7 +114,7 @@ def solve(pos: Position, objective: Objective, judge: Callable[[TurnAnswer], boo
         rest, played, kept = part
         if not dp.applies(rest, True):
             return None
-        mine = _part_score(pos, played, kept, objective)
+        mine = part_score(pos, played, objective, kept)
         floor = None if best is None else less(score(best, objective), mine)
         # the bound holds every combination's play, so no rest need ask for more than it
         ceiling = None if top is None else less(top, mine)
@@ -183,14 +182,6 @@ def _grown_sets(pos: Position, locked: list[int], choice: tuple[int, ...]) -> li
     """The locked sets with their chosen growths, in reading order (jokers where they stand)."""
     return [extended(pos, pos.sets[k], pos.sets[k].extensions[e], pos.sets[k].extension_jokers[e])
             for k, e in zip(locked, choice)]
-
-
-def _part_score(pos: Position, played: list[Tile], kept: int, objective: Objective) -> tuple[int, int, int]:
-    """The fixed part's (primary, secondary, old sets left whole), as :func:`fates.score` counts."""
-    tiles, value = len(played), played_value(pos, played)
-    if objective is Objective.TILES:
-        return tiles, value, kept
-    return value, tiles, kept
 
 
 def _fixed_part(

@@ -59,7 +59,7 @@ from rummi.engine.melds import SetKind, classify
 from rummi.engine.solver.dp import BelowFloor
 from rummi.engine.solver.position import Position, TableJoker, TableSet
 from rummi.engine.solver.rest_families import FamilyBound
-from rummi.engine.solver.turn import Objective, TurnAnswer, played_value
+from rummi.engine.solver.turn import Objective, TurnAnswer, less, part_score, played_value, score
 from rummi.engine.tiles import JokerKind, Tile
 
 #: the best play of a rest of the turn (position, opened, floor): with a floor (a score of the
@@ -738,9 +738,9 @@ def solve(
     best: TurnAnswer | None = None
     best_score = (0, 0, -1)
     for known in (plain, first):
-        if known is not None and known.tiles > 0 and _score(known, objective) > best_score:
+        if known is not None and known.tiles > 0 and score(known, objective) > best_score:
             if legal(known):
-                best, best_score = known, _score(known, objective)
+                best, best_score = known, score(known, objective)
             else:
                 proven = False
     # the rack tiles that play leaves behind: special sets that use them promise the most
@@ -796,30 +796,30 @@ def solve(
             if candidate.tiles == 0:
                 nothing = nothing or candidate
                 continue
-            score = _score(candidate, objective)
-            if score[:2] < best_score[:2]:
+            found = score(candidate, objective)
+            if found[:2] < best_score[:2]:
                 continue
-            if score > best_score:
+            if found > best_score:
                 if legal(candidate):
-                    best, best_score = candidate, score
+                    best, best_score = candidate, found
                 else:
                     # the best rest of this choice of special sets broke a joker rule, and a
                     # worse rest of it that keeps the rule is not looked for: not proven
                     proven = False
-            if not marked or score[2] + marked <= best_score[2]:
+            if not marked or found[2] + marked <= best_score[2]:
                 continue
             # the same sets with their table tiles from named sets: as many tiles and points
             # at most, more old sets whole perhaps (each set a tile leaves is changed)
             setlevel = setlevel or _pool(pos, opened, merged=False)
             for variant in _variants(pos, combo, setlevel):
                 broken = {k for c in variant for k, _ in c.taken}
-                if (score[0], score[1], len(pos.table_sets_in) - len(broken)) <= best_score:
+                if (found[0], found[1], len(pos.table_sets_in) - len(broken)) <= best_score:
                     continue
                 other = _with(pos, opened, objective, list(variant), rest, best_score, cache)
-                if other is None or other.tiles == 0 or _score(other, objective) <= best_score:
+                if other is None or other.tiles == 0 or score(other, objective) <= best_score:
                     continue
                 if legal(other):
-                    best, best_score = other, _score(other, objective)
+                    best, best_score = other, score(other, objective)
                 else:
                     proven = False
     if best is None:
@@ -827,8 +827,8 @@ def solve(
     return replace(best, proven=proven and best.proven)
 
 
-def _neg(score: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(-x for x in score)
+def _neg(criteria: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(-x for x in criteria)
 
 
 def _marked(pos: Position, combo: tuple[SpecialSet, ...]) -> int:
@@ -896,8 +896,7 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
         if not per_rest:  # every playable rack tile, and the special jokers the sets use
             if used not in by_rack:
                 play = rack_playable + [t for t in used if t not in playable]
-                tiles, value = len(play), played_value(pos, play)
-                by_rack[used] = (tiles, value) if objective is Objective.TILES else (value, tiles)
+                by_rack[used] = part_score(pos, play, objective)[:2]
             return *by_rack[used], whole
         left = rack - Counter(used)
         pool = base - Counter(t for t in used if not _is_special(t))
@@ -907,10 +906,7 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
         pool -= Counter(t for _, t in key[1] if not _is_special(t))
         jokers = _jokers(pool)
         rest = [t for t in left.elements() if t in playable and _could_play(t, pool, jokers, pos.edition)]
-        play = [*used, *rest]
-        tiles, value = len(play), played_value(pos, play)
-        first, second = (tiles, value) if objective is Objective.TILES else (value, tiles)
-        return first, second, whole
+        return part_score(pos, [*used, *rest], objective, whole)
 
     return bound
 
@@ -957,10 +953,9 @@ def _family_bounds(
         if rack not in made:
             made[rack] = made_for(rack)
         bound, outside = made[rack]
-        tiles, value = len(rack), played_value(pos, list(rack))
-        mine = (tiles, value) if objective is Objective.TILES else (value, tiles)
-        most = bound.at_most((best[0] - mine[0], best[1] - mine[1], best[2] - outside))
-        return None if most is None else (mine[0] + most[0], mine[1] + most[1], outside + most[2])
+        mine = part_score(pos, list(rack), objective, outside)
+        most = bound.at_most(less(best, mine))
+        return None if most is None else (mine[0] + most[0], mine[1] + most[1], mine[2] + most[2])
 
     return family
 
@@ -981,11 +976,6 @@ def _could_play(t: Tile, pool: Counter, jokers: int, ed: Edition) -> bool:
         if missing <= jokers:
             return True
     return False
-
-
-def _score(answer: TurnAnswer, objective: Objective) -> tuple[int, int, int]:
-    first, second = (answer.tiles, answer.value) if objective is Objective.TILES else (answer.value, answer.tiles)
-    return first, second, sum(answer.untouched)
 
 
 def _with(
@@ -1060,9 +1050,7 @@ def _with(
     if floor is not None:
         # the rest must beat what the floor leaves once these special sets are counted
         own = [t for c in chosen for t in c.rack]
-        tiles, value = len(own), played_value(pos, own)
-        mine = (tiles, value) if objective is Objective.TILES else (value, tiles)
-        beat = (floor[0] - mine[0], floor[1] - mine[1], floor[2] - len(kept))
+        beat = less(floor, part_score(pos, own, objective, len(kept)))
     try:
         answer = rest(sub, opened, beat) if sub.rack_in or must_place else None
     except BelowFloor:

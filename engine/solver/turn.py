@@ -59,6 +59,26 @@ def played_value(pos: Position, played: list[Tile]) -> int:
     return sum(penalty if t.is_joker else t.number for t in played)  # type: ignore[misc]
 
 
+def score(answer: TurnAnswer, objective: Objective) -> tuple[int, int, int]:
+    """(primary, secondary, old sets left whole): what "best" compares."""
+    first, second = (answer.tiles, answer.value) if objective is Objective.TILES else (answer.value, answer.tiles)
+    return first, second, sum(answer.untouched)
+
+
+def part_score(pos: Position, tiles: list[Tile], objective: Objective, kept: int = 0) -> tuple[int, int, int]:
+    """The score, as :func:`score` counts it, of a part of a play fixed beforehand: ``tiles``
+    laid from the rack and ``kept`` old sets left whole."""
+    laid, value = len(tiles), played_value(pos, tiles)
+    first, second = (laid, value) if objective is Objective.TILES else (value, laid)
+    return first, second, kept
+
+
+def less(whole: tuple[int, int, int], part: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A score of a whole play less that of a part fixed beforehand: what the rest of the play
+    must reach (a floor) or cannot pass (a ceiling)."""
+    return whole[0] - part[0], whole[1] - part[1], whole[2] - part[2]
+
+
 def criterion_weights(pos: Position, objective: Objective) -> tuple[int, int]:
     """Weights of the primary and the secondary criterion in the packed objective.
 
