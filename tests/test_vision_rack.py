@@ -35,6 +35,24 @@ def test_tiles_on_a_black_ledge_stand_on_it() -> None:
     assert RackEvidence(image, found).on_ledge.all()
 
 
+def test_a_box_that_ends_above_the_tile_s_foot_still_finds_the_ledge_below() -> None:
+    # In a dark or blurred photo the finder's box often stops short of the foot: the strip just
+    # under the box is then half face, half ledge, and its median was face.
+    image, found = painted((25, 25, 28), (180, 180, 180))
+    short = found.corners.copy()
+    short[:, 2:, 1] -= 7  # the bottom corners 7 px (13 % of the tile) above the foot
+    assert RackEvidence(image, TileDetections.from_corners(short, np.ones(3))).on_ledge.all()
+
+
+def test_black_corners_of_a_straightened_photo_are_not_taken_for_a_black_table() -> None:
+    image, found = painted((25, 25, 28), (180, 180, 180))
+    h, w = image.shape[:2]
+    for corner in ([[0, 0], [w // 2, 0], [0, h // 2]], [[w, 0], [w // 2, 0], [w, h // 2]],
+                   [[0, h], [w // 2, h], [0, h // 2]], [[w, h], [w // 2, h], [w, h // 2]]):
+        cv2.fillConvexPoly(image, np.array(corner, np.int32), (0, 0, 0))  # nothing seen there
+    assert RackEvidence(image, found).on_ledge.all()
+
+
 def test_dark_brown_wood_or_a_light_cloth_is_no_ledge() -> None:
     for colour in ((40, 70, 110), (150, 150, 150)):  # BGR: dark brown wood, grey cloth
         image, found = painted(colour, colour)

@@ -8,9 +8,10 @@ marble or plain colour; a dark *coloured* table (brown wood, also in a tile's sh
 grey, a light one not dark, and on a dark grey one the strip under a tile is no darker than the
 table around (the photo's outer band).
 
-So for each tile read, the strip just below its bottom edge *in its own frame* (where a rack's
-ledge is, whichever way the photo was taken, also from across the table) is compared with the
-tiles' faces (the median plastic of up to 24 of them, so one tile in a shadow does not
+So for each tile read, the darkest band of the strip just below its bottom edge *in its own
+frame* (where a rack's ledge is, whichever way the photo was taken, also from across the table;
+the band, not the whole strip, since a box may end a little above the tile's foot) is compared
+with the tiles' faces (the median plastic of up to 24 of them, so one tile in a shadow does not
 decide): a ledge is much darker than a face and has hardly any colour. The layout
 (:func:`vision.layout.lay_out`) then takes the tiles standing on a ledge, and the tiles standing
 alike beside them in the same tiers, as the rack.
@@ -28,10 +29,15 @@ from rummi.vision.detections import TileDetections
 from rummi.vision.geometry import warp_crop
 from rummi.vision.white_balance import FACE_SAMPLE, plastic_colour
 
-#: Strip below a tile looked at, in tile heights (a ledge is shallow, and the tier below may
-#: start soon after it), and the share of the tile's width kept (centred).
-STRIP_DEPTH = 0.15
+#: Strip below a tile looked at, in tile heights, and the share of the tile's width kept
+#: (centred). Deep enough to reach the ledge when the finder's box ends a little above or below
+#: the tile's foot (in a dark or blurred photo it often does); the ledge is the strip's darkest
+#: band of ``LEDGE_BAND`` of its ``STRIP_ROWS`` rows (a ledge is shallow, and the tier below
+#: may start soon after it).
+STRIP_DEPTH = 0.3
 STRIP_WIDTH = 0.8
+STRIP_ROWS = 12
+LEDGE_BAND = 4
 #: A ledge is at most this bright, as a share of the faces' plastic.
 MAX_LEDGE_LEVEL = 0.5
 #: ...and nearly colourless: its saturation (max - min channel over max) at most this. Wood
@@ -54,13 +60,27 @@ GAP_SAMPLES = (32, 6)
 
 
 def surround_level(image_bgr: np.ndarray) -> float:
-    """Median brightness (mean of the channels) of the photo's outer band."""
+    """Median brightness (mean of the channels) of the photo's outer band, leaving out pixels
+    black in all three channels: a photo turned or straightened by an app has such corners
+    (nothing was seen there), and counting them took a grey table for a black one."""
     step = max(1, min(image_bgr.shape[:2]) // 200)
-    small = image_bgr[::step, ::step].astype(np.float32).mean(axis=2)
-    band = max(1, int(SURROUND_BAND * min(small.shape)))
-    edges = np.concatenate([small[:band].ravel(), small[-band:].ravel(), small[:, :band].ravel(),
-                            small[:, -band:].ravel()])
-    return float(np.median(edges))
+    small = image_bgr[::step, ::step]
+    band = max(1, int(SURROUND_BAND * min(small.shape[:2])))
+    edges = np.concatenate([small[:band].reshape(-1, 3), small[-band:].reshape(-1, 3),
+                            small[:, :band].reshape(-1, 3), small[:, -band:].reshape(-1, 3)])
+    seen = edges[edges.max(axis=1) > 0]
+    return float(np.median(seen.astype(np.float32).mean(axis=1))) if len(seen) else 0.0
+
+
+def darkest_band(strips: np.ndarray) -> np.ndarray:
+    """``(n, 3)`` colour of the darkest band of ``LEDGE_BAND`` rows in each of ``(n, rows, w, 3)``
+    strips: each row's median colour (a number's ink or a speck does not move it), averaged
+    over the band's rows."""
+    rows = np.median(strips.astype(np.float32), axis=2)  # (n, rows, 3)
+    running = np.concatenate([np.zeros_like(rows[:, :1]), np.cumsum(rows, axis=1)], axis=1)
+    bands = (running[:, LEDGE_BAND:] - running[:, :-LEDGE_BAND]) / LEDGE_BAND  # (n, rows - band + 1, 3)
+    darkest = bands.mean(axis=2).argmin(axis=1)
+    return bands[np.arange(len(bands)), darkest]
 
 
 class RackEvidence:
@@ -89,11 +109,10 @@ class RackEvidence:
                               bottom_left + inset + down], np.float32)
             if not self._inside(strip):
                 continue  # the photo ends below the tile: nothing to go by
-            strips.append(warp_crop(image_bgr, strip, (24, 8)))
+            strips.append(warp_crop(image_bgr, strip, (24, STRIP_ROWS)))
             where.append(i)
         if where:
-            below = np.median(np.stack(strips).reshape(len(where), -1, 3).astype(np.float32), axis=1)  # (n, 3)
-            self.on_ledge[where] = self._like_a_ledge(below)
+            self.on_ledge[where] = self._like_a_ledge(darkest_band(np.stack(strips)))
 
     def bar_between(self, i: int, j: int) -> bool:
         """Whether the band between tiles ``i`` and ``j`` (across the middle of their height,
