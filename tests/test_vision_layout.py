@@ -126,6 +126,24 @@ def test_tiles_standing_between_ledge_tiles_join_them_in_one_tier() -> None:
     assert [found.labels[i] for i in layout.rack] == ["b2", "b9", "r11", "k4", "o7"]
 
 
+def test_a_rack_seen_at_a_low_angle_is_one_tier_from_its_far_end_to_its_near_one() -> None:
+    # Seen along the rack, its near end is three times the size of its far end, and the tiles
+    # (a tile's width apart, in their own size) spread further apart on screen as they grow.
+    scales = 0.7 * 1.17 ** np.arange(8)
+    corners, x = [], 40.0
+    for k, scale in enumerate(scales):
+        if k:
+            x += (scales[k - 1] + scale) * WIDTH  # a tile's width of gap between each two
+        w, h = WIDTH * scale, HEIGHT * scale
+        corners.append(np.array([[x - w / 2, 300 - h], [x + w / 2, 300 - h], [x + w / 2, 300], [x - w / 2, 300]],
+                                np.float32))
+    labels = ["b2", "b9", "r11", "k4", "o7", "o8", "k1", "J"]
+    found = TileDetections.from_corners(np.stack(corners), np.ones(8))
+    found = found.with_reads(found.corners, labels, np.ones(8))
+    layout = lay_out(found, on_ledge=np.ones(8, bool))
+    assert layout.sets == [] and [found.labels[i] for i in layout.rack] == labels
+
+
 def test_a_few_shadows_along_a_long_row_of_table_sets_are_no_rack() -> None:
     # Four sets a tile apart, one tile of each taken for standing on a ledge (its shadow).
     sets = [["r5", "r6", "r7"], ["k9", "b9", "o9"], ["b1", "b2", "b3"], ["o4", "o5", "o6"]]

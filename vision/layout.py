@@ -139,7 +139,8 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
     height, width = float(np.median(found.heights[seeds])), float(np.median(found.widths[seeds]))
     across_of = found.centers[standing] @ mean_up
     along_of = found.centers[standing] @ right
-    side_by_side = _side_by_side(standing, across_of, along_of, height, width, bar_between)
+    side_by_side = _side_by_side(standing, across_of, along_of, found.heights[standing], found.widths[standing],
+                                 bar_between)
     ledge = on[standing]  # by position in ``standing`` from here on
 
     lines_of_tiles = _components(side_by_side, np.ones(len(standing), bool))
@@ -164,10 +165,14 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
     return sorted(int(i) for i in standing[grown | rack])
 
 
-def _side_by_side(standing: np.ndarray, across_of: np.ndarray, along_of: np.ndarray, height: float,
-                  width: float, bar_between: BarBetween | None) -> np.ndarray:
+def _side_by_side(standing: np.ndarray, across_of: np.ndarray, along_of: np.ndarray, heights: np.ndarray,
+                  widths: np.ndarray, bar_between: BarBetween | None) -> np.ndarray:
     """``(n, n)`` bool over the standing tiles: two stand side by side in one tier (on one line,
-    at most ``TIER_REACH`` widths apart, or next along it with the rack's bar between them)."""
+    at most ``TIER_REACH`` widths apart, or next along it with the rack's bar between them).
+    Each pair is measured in its own two tiles' size, as the table's neighbours are: seen at a
+    low angle, a rack's near end is three times the size of its far end."""
+    height = (heights[:, None] + heights[None]) / 2
+    width = (widths[:, None] + widths[None]) / 2
     on_line = np.abs(across_of[:, None] - across_of[None]) <= TIER_OFFSET * height
     apart = along_of[None] - along_of[:, None]  # [i, j]: how far j lies along the line past i
     joined = on_line & (np.abs(apart) <= TIER_REACH * width)
@@ -176,7 +181,7 @@ def _side_by_side(standing: np.ndarray, across_of: np.ndarray, along_of: np.ndar
             after = np.flatnonzero(on_line[i] & (apart[i] > 0))
             if len(after):
                 j = int(after[np.argmin(apart[i, after])])
-                if apart[i, j] > TIER_REACH * width and bar_between(int(standing[i]), int(standing[j])):
+                if apart[i, j] > TIER_REACH * width[i, j] and bar_between(int(standing[i]), int(standing[j])):
                     joined[i, j] = joined[j, i] = True
     return joined
 
