@@ -6,6 +6,8 @@ same position, and the route is checked: these positions must not reach the inte
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 import rummi.engine.solver as solver
 from rummi.engine.notation import parse_sets, parse_tiles
@@ -275,3 +277,85 @@ def test_a_fast_play_the_whole_referee_rejects_is_never_shown(monkeypatch: pytes
     hint = solve(table, rack, opened=True, rules="pressman_us_2009")
     assert judge_turn(table, hint.table, opened=True, rack=rack, rules="pressman_us_2009").legal
     assert hint.tiles_played >= 1 and (hint.tiles_played, hint.value_played) == (honest.tiles_played, honest.value_played)
+
+
+@pytest.mark.parametrize("name, seed", [
+    ("pl_wikipedia: mid-game, table joker", 16),
+    ("russian_wiki: mid-game, table joker", 10),
+])
+def test_a_freed_joker_the_free_play_already_holds_is_not_walked(
+    monkeypatch: pytest.MonkeyPatch, name: str, seed: int
+) -> None:
+    """The free-joker play that the referee rejects plays the freed joker's replacement and
+    breaks its old set: it is a play of that freed combination, the best one (the combination
+    is a restriction of the free position), so the search takes it as the combination's answer
+    and walks only the kept fates and the landings. The best legal play is the integer
+    program's."""
+    kind = PRESET_CLASSES[name]
+    p = deal(kind, seed)
+    rules = get_rules(kind.preset, edition=kind.edition)
+    pos = Position(p.table, p.rack, p.edition, RuleView.of(rules))
+    settled: list[tuple] = []
+    settle = fates.settle
+
+    def recorded(pos, combo, landing=None):
+        settled.append((combo, landing))
+        return settle(pos, combo, landing)
+
+    monkeypatch.setattr(fates, "settle", recorded)
+    judge = solver._joker_judge(pos, rules)
+    held = 0
+    for objective in Objective:
+        settled.clear()
+        upper = solver.dp.solve_after_opening(fates.jokers_free(pos), objective)
+        assert upper is not None and not judge(upper)
+        best = fates.search(pos, objective, judge, upper=upper).best
+        exact = solver.solve_turn(pos, True, objective)
+        assert best is not None and exact is not None
+        assert fates.score(best, objective) == fates.score(exact, objective)
+        freed = [c for c in itertools.product(*(fates.fates_of(pos, j) for j in pos.table_jokers))
+                 if all(f.keep_as is None for f in c)]
+        for combo in freed:
+            if fates._holds(pos, combo, upper):
+                held += 1
+                assert (combo, None) not in settled  # not walked: the free play is its answer
+    assert held
+
+
+def test_two_freed_jokers_landings_are_the_pairs_that_fit_and_only_the_likeliest_are_ordered() -> None:
+    """Late game seed 4: two freed jokers whose free play the referee rejects, 488 landings.
+    ``_landings_of`` lists the two in one new set, then every pair of new sets that the rack
+    holds together (checked here by Counter sums, as it was computed before); and
+    ``_likeliest_first`` orders only the landings that can be walked (MAX_LANDING_WALKS, and
+    one to tell that the cap was reached), the same first ones as ordering all of them."""
+    from collections import Counter
+
+    kind = PRESET_CLASSES["default: late-game, 2 table jokers"]
+    p = deal(kind, 4)
+    rules = get_rules(kind.preset, edition=kind.edition)
+    pos = Position(p.table, p.rack, p.edition, RuleView.of(rules))
+    upper = solver.dp.solve_after_opening(fates.jokers_free(pos), Objective.TILES)
+    assert upper is not None
+    combo = next(c for c in itertools.product(*(fates.fates_of(pos, j) for j in pos.table_jokers))
+                 if all(f.keep_as is None for f in c))
+    found = fates._landings_of(pos, combo, [0, 1])
+    assert found is not None and len(found) == 488
+    rack = Counter({i: n for i, n in enumerate(pos.rack_count) if n})
+    rack -= Counter(i for f in combo for i in f.replaced_by)
+    firsts = fates.landings(pos, combo[0], replaced=combo[1].replaced_by)
+    seconds = fates.landings(pos, combo[1], replaced=combo[0].replaced_by)
+    pairs = [(((0,), a), ((1,), b)) for a in firsts for b in seconds
+             if not Counter(pos.index(t) for t in (*a, *b) if not t.is_joker) - rack]
+    together = [landing for landing in found if len(landing) == 1]
+    assert found == together + pairs
+    likeliest = fates._likeliest_first(found, upper, combo)
+    assert len(likeliest) == fates.MAX_LANDING_WALKS + 1
+
+    jokers = {f.joker.tile for f in combo}
+    beside = Counter(t for s in upper.table if any(t in jokers for t in s) for t in s if not t.is_joker)
+
+    def promise(landing):
+        tiles = Counter(t for _, rack in landing for t in rack if not t.is_joker)
+        return -sum((tiles & beside).values()), -sum(len(rack) for _, rack in landing)
+
+    assert likeliest == sorted(found, key=promise)[: len(likeliest)]

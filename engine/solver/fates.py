@@ -196,6 +196,11 @@ def search(
     def offer(combo: tuple[Fate, ...], landing: Landing | None) -> bool:
         """Solve one combination into the queue; False if the programme cannot."""
         nonlocal no_whole_rack
+        if upper is not None and landing is None and _holds(pos, combo, upper):
+            # the free play is a play of this combination, which it bounds: its best, unwalked
+            walked.add(combo)
+            heapq.heappush(queue, (_negated(top), next(order), upper, combo, False))  # type: ignore[arg-type]
+            return True
         settled = settle(pos, combo, landing)
         if settled is not None and not dp.applies(settled, True) and landing is None:
             # a kept joker's tile the kernel cannot hold: walk the combination's relaxation
@@ -294,15 +299,41 @@ def _landings_of(pos: Position, combo: tuple[Fate, ...], freed: list[int]) -> li
     rack -= Counter(i for f in combo for i in f.replaced_by)
     jokers = Counter({k: n for k, n in pos.rack_jokers.items() if n})
     out: list[Landing] = [(((a, b), tiles),) for tiles in landings(pos, combo[a], also=combo[b])]
+
+    def needs(tiles: tuple[Tile, ...]) -> Counter:
+        return Counter(("joker", pos.joker_key(t)) if t.is_joker else pos.index(t) for t in tiles)
+
+    def both_fit(need: Counter, more: Counter) -> bool:
+        # each fits the rack alone: only the tiles (and jokers) both take can run short
+        return all(n + more[i] <= have[i] for i, n in need.items() if i in more)
+
+    have = rack + Counter({("joker", k): n for k, n in jokers.items()})
+    # each joker's new sets listed once (and what they take), not once per set of the other;
+    # a pair asked without Counter sums (those were a tenth of a late-game hint's search)
+    seconds = [(second, needs(second)) for second in landings(pos, combo[b], replaced=combo[a].replaced_by)]
     for first in landings(pos, combo[a], replaced=combo[b].replaced_by):
-        for second in landings(pos, combo[b], replaced=combo[a].replaced_by):
-            numbered = Counter(pos.index(t) for t in (*first, *second) if not t.is_joker)
-            spare = Counter(pos.joker_key(t) for t in (*first, *second) if t.is_joker)
-            if not numbered - rack and not spare - jokers:
+        numbered = needs(first)
+        for second, more in seconds:
+            if both_fit(numbered, more):
                 out.append((((a,), first), ((b,), second)))
                 if len(out) > MAX_LANDINGS:
                     return None
     return out
+
+
+def _holds(pos: Position, combo: tuple[Fate, ...], play: TurnAnswer) -> bool:
+    """Whether ``play``, a play of the position with every table joker free, is also a play of
+    the combination ``combo``: every joker of it freed (none kept, none a bound), its
+    replacement tiles among those ``play`` lays from the rack, and no freed joker's old set
+    left whole in it. The combination is a restriction of the free position, so its best play
+    then scores what ``play`` does (mid-game under PL-Wikipedia and Russian Wikipedia: the
+    freed joker's walk, a third of the walks' states before the landings, found just that)."""
+    if any(f.keep_as is not None or f.bound for f in combo):
+        return False
+    if Counter(pos.tile(i) for f in combo for i in f.replaced_by) - Counter(play.played):
+        return False
+    whole = [tiles for tiles, kept in zip(play.table, play.untouched) if kept]
+    return not any(list(pos.sets[f.joker.set_index].tiles) in whole for f in combo)
 
 
 def _bounded(settled: Position, combo: tuple[Fate, ...]) -> tuple[Fate, ...]:
@@ -326,10 +357,16 @@ def _likeliest_first(found: list[Landing], answer: TurnAnswer, combo: tuple[Fate
             beside += Counter(t for t in s if not t.is_joker)
 
     def promise(landing: Landing) -> tuple[int, int]:
-        tiles = Counter(t for _, rack in landing for t in rack if not t.is_joker)
-        return -sum((tiles & beside).values()), -sum(len(rack) for _, rack in landing)
+        left, shared = dict(beside), 0  # the landing's tiles beside them (a dict: a Counter per
+        for _, rack in landing:  # landing made this a tenth of a late-game hint's search)
+            for t in rack:
+                if left.get(t, 0) > 0:
+                    left[t] -= 1
+                    shared += 1
+        return -shared, -sum(len(rack) for _, rack in landing)
 
-    return sorted(found, key=promise)
+    # only the first MAX_LANDING_WALKS are walked: the rest need no order
+    return heapq.nsmallest(MAX_LANDING_WALKS + 1, found, key=promise)
 
 
 def _negated(key: tuple[int, int, int]) -> tuple[int, int, int]:
