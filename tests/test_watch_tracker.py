@@ -257,6 +257,42 @@ def test_a_tile_the_finder_is_unsure_of_counts_where_the_table_changed(scanner, 
     assert ["o1", "o2", "o3"] in turns[0]["after"] and ["k3", "k4"] in turns[0]["after"]
 
 
+class DoubledAt:
+    """The real finder, also boxing the number's half of the tiles at some points (a steep
+    view or a deep dimple boxes a tile so): a second box on a tile, scored 0.5."""
+
+    def __init__(self, finder, points) -> None:
+        self.finder, self.points = finder, np.asarray(points, np.float32)
+        self.confidence_threshold = finder.confidence_threshold
+
+    def find(self, image, *, threshold=None):
+        found = self.finder.find(image, threshold=threshold)
+        halves = []
+        for point in self.points:
+            for i in np.flatnonzero(np.linalg.norm(found.centers - point, axis=1) < found.widths / 2):
+                top_left, top_right, bottom_right, bottom_left = found.corners[i]
+                halves.append(np.array([top_left, top_right, top_right + (bottom_right - top_right) * 0.55,
+                                        top_left + (bottom_left - top_left) * 0.55], np.float32))
+        corners = np.concatenate([found.corners, np.stack(halves)])
+        scores = np.concatenate([found.find_confidence, np.full(len(halves), 0.5, np.float32)])
+        return TileDetections.from_corners(corners, scores)
+
+
+def test_a_tile_boxed_twice_is_one_tile_on_the_watched_table(scanner, view, monkeypatch):
+    # The k4 and the o8 each boxed whole and by their number's half; the half reads unsure, so
+    # it is a repeat (TileDetections.repeats), as in a scan: the table is as it lies, no turn.
+    doubled = Scanner(DoubledAt(scanner.finder, [_centre(view, 0, 1), _centre(view, 4, 2)]), scanner.reader)
+    film = Film(_tracker(doubled), view)
+    film.still(START, 2.5)
+    assert film.events[0].data["table"] == [["k3", "k4", "k5"], ["b8", "k8", "o8", "r8"]]
+    assert not [e for e in film.events if e.is_turn]
+    # Without the repeats dropped, each half is a tile of its own.
+    monkeypatch.setattr(TileDetections, "repeats", lambda self, below: np.zeros(len(self), bool))
+    film = Film(_tracker(doubled), view)
+    film.still(START, 2.0)
+    assert film.events[0].data["table"] == [["k3", "k4", "k4", "k5"], ["b8", "k8", "o8", "o8", "r8"]]
+
+
 def test_a_draw_is_recorded_when_the_operator_says_so(scanner, view):
     tracker = _tracker(scanner, first_player="Cy")
     with pytest.raises(RummiError, match="no table has been read yet"):
