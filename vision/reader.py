@@ -14,7 +14,9 @@ first a joker); the colour then names it as the edition does (:func:`vision.clas
 
 A tile read with little confidence gets a closer look (see :meth:`TileReader.read`): its crop
 read both ways up and averaged ("r6 upright" of one is "r6 upside down" of the other), then
-its box turned a quarter round, then stretched; the most confident reading wins.
+its box turned a quarter round, then stretched; the most confident reading wins. A tile read
+black whose ink is blue next to its own plastic is read blue (a far tile's few pixels of blue
+ink, :func:`vision.white_balance.ink_blueness`).
 """
 
 from __future__ import annotations
@@ -95,6 +97,11 @@ class TileReader:
                              f"not {self.temperature}; restore it from the repository")
         #: Columns of the joker's answers (one, or one per colour) and of "none" (or None).
         self.joker_columns = np.array([i for i, n in enumerate(self.tile_names) if n.startswith("J")], int)
+        #: ``(13, 2)`` columns of each black number and of the same number in blue.
+        self._black_and_blue = np.array([(k, self.tile_names.index("b" + name[1:]))
+                                         for k, name in enumerate(self.tile_names)
+                                         if name[0] == "k" and name[1:].isdigit() and "b" + name[1:] in self.tile_names],
+                                        int).reshape(-1, 2)
         not_a_tile = model.meta.get("not_a_tile")
         self.none_column: int | None = self.tile_names.index(not_a_tile) if not_a_tile in self.tile_names else None
 
@@ -266,9 +273,7 @@ class TileReader:
         in place: the reader tells numbers by their shape, and a far tile's few pixels of blue
         ink by colour less well than the ink's measured colour does. Kept in the belief, so the
         set-mates step decides on it too."""
-        black = {name: k for k, name in enumerate(self.tile_names) if name[0] == "k" and name[1:].isdigit()}
-        pairs = np.array([(k, self.tile_names.index("b" + name[1:])) for name, k in black.items()
-                          if "b" + name[1:] in self.tile_names], int).reshape(-1, 2)
+        pairs = self._black_and_blue
         if not len(pairs):
             return
         best = self._jokers_merged(probabilities).sum(axis=1).argmax(axis=1)

@@ -74,9 +74,9 @@ def balanced(image_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
     return cv2.merge(channels)
 
 
-#: A face's ink: its darkest pixels, this share of the face's inner part (a number's strokes
-#: cover more; a small or soft crop mixes its edge with plastic, the darkest share least).
-INK_SHARE = 8.0
+#: A face's ink: its darkest pixels, this percentage of the face's inner part (a number's
+#: strokes cover more; a small or soft crop mixes their edge with plastic, the darkest least).
+INK_PERCENT = 8.0
 
 
 def ink_blueness(crop_bgr: np.ndarray) -> float:
@@ -90,5 +90,5 @@ def ink_blueness(crop_bgr: np.ndarray) -> float:
     inner = crop_bgr[int(h * BORDER): h - int(h * BORDER), int(w * BORDER): w - int(w * BORDER)]
     relative = inner.reshape(-1, 3).astype(np.float32) / np.maximum(plastic_colour(crop_bgr), 1.0)
     level = relative.mean(axis=1)
-    ink = relative[level <= np.percentile(level, INK_SHARE)].mean(axis=0)
+    ink = relative[level <= np.percentile(level, INK_PERCENT)].mean(axis=0)
     return float((ink[0] - ink[2]) / max(1.0 - float(ink.mean()), 0.05))
