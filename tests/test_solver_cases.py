@@ -427,3 +427,23 @@ def test_a_twist_rest_family_bound_settles_rests_and_changes_no_hint(seed: int, 
         assert (with_families.tiles_played, with_families.value_played, sum(with_families.untouched)) == (
             without.tiles_played, without.value_played, sum(without.untouched))
     assert solved["families"] < solved["without"]
+def test_a_twist_rest_whose_table_tile_no_plain_set_can_hold_is_not_solved():
+    # b2 b3 Jc r5 r6 r7 (the colour changing across Jc, which stands for b4 as before) takes
+    # r5 r6 r7 from r5 .. r9: r8 and r9 are left, and no plain set of what remains can hold
+    # r8, so that rest's bound is below every play (it is never solved), and it has no play
+    from rummi.engine.solver import specials
+    from rummi.engine.solver.position import Position, RuleView
+    from rummi.engine.solver.turn import solve_turn
+
+    rules = get_rules("pressman_us_2009", edition="twist")
+    table = parse_sets("r5 r6 r7 r8 r9 | b2 b3 Jc | k10 o10 b10", "twist")
+    pos = Position(table, parse_tiles("k1 o13", "twist"), "twist", RuleView.of(rules))
+    found = {format_tiles(c.tiles): c for c in specials.candidates(pos, True)}
+    chosen = found["b2 b3 r5 r6 r7 Jc"]
+    assert {k for k, _ in chosen.taken} == {specials.TABLE, 1}
+    bound = specials._bounder(pos, Objective.TILES, per_rest=True)
+    assert bound(specials._rest_key((chosen,))) == specials.UNPLAYABLE
+    assert specials._with(pos, True, Objective.TILES, [chosen], lambda sub, o, floor: solve_turn(sub, o, Objective.TILES)) is None
+    # a rest that leaves r8 a run to join is bounded as before: b2 b3 Jc r5 r6 takes r5 r6 only
+    grown = found["b2 b3 r5 r6 Jc"]
+    assert bound(specials._rest_key((grown,))) != specials.UNPLAYABLE

@@ -89,6 +89,8 @@ def _check(deadline: float | None) -> None:
     if deadline is not None and time.monotonic() > deadline:
         raise _OutOfTime
 
+#: the bound of a rest that cannot be laid out: below every play, the play of no tile too
+UNPLAYABLE = (-1, -1, -1)
 #: a solved play goes before the unsolved rests whose bound it equals (they cannot beat it)
 _SOLVED = 1 << 20
 _PLAIN = Tile(joker=JokerKind.PLAIN)  # stands for any plain joker while shapes are made
@@ -849,11 +851,12 @@ def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
 
 def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[tuple], tuple[int, int, int]]:
     """What a rest can reach at best: the special sets' rack tiles and every rack tile left that
-    a plain set could hold (by :func:`_could_play`), given the tiles the special sets leave
+    a plain set could hold (by :func:`_plain_reach`), given the tiles the special sets leave
     (``per_rest``) or given the whole table and rack (cheaper, and as true: a rest has less)."""
     everything = Counter(t for s in pos.table_sets_in for t in s if not _is_special(t))
     everything += Counter(t for t in pos.rack_in if not _is_special(t))
-    playable = {t for t in everything if _could_play(t, everything, _jokers(everything), pos.edition)}
+    reach = _plain_reach(everything, pos.edition)
+    playable = {t for t in everything if reach(t)}
     # what every rest has at most: the rack's plain tiles and those of the sets without
     # special jokers (a set holding one gives the rest its tiles only when it is broken)
     holds = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
@@ -898,14 +901,26 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
                 play = rack_playable + [t for t in used if t not in playable]
                 by_rack[used] = part_score(pos, play, objective)[:2]
             return *by_rack[used], whole
-        left = rack - Counter(used)
-        pool = base - Counter(t for t in used if not _is_special(t))
+        # counted in place (each count stays at least 0: the special sets take what the rack
+        # and the table hold); Counter arithmetic, which makes a new Counter each time, cost
+        # as much as the rest of the bound
+        left, pool = rack.copy(), base.copy()
+        for t in used:
+            left[t] -= 1
+            if not _is_special(t):
+                pool[t] -= 1
         for k in broken:
             if holds[k]:
-                pool.update(t for t in pos.table_sets_in[k] if not _is_special(t))
-        pool -= Counter(t for _, t in key[1] if not _is_special(t))
-        jokers = _jokers(pool)
-        rest = [t for t in left.elements() if t in playable and _could_play(t, pool, jokers, pos.edition)]
+                for t in pos.table_sets_in[k]:
+                    if not _is_special(t):
+                        pool[t] += 1
+        for _, t in key[1]:
+            if not _is_special(t):
+                pool[t] -= 1
+        reach = _plain_reach(pool, pos.edition)
+        if any(n > left[t] and not t.is_joker and not reach(t) for t, n in pool.items()):
+            return UNPLAYABLE  # a table tile that no plain set can hold: no rest lays it out
+        rest = [t for t in left.elements() if t in playable and reach(t)]
         return part_score(pos, [*used, *rest], objective, whole)
 
     return bound
@@ -960,22 +975,28 @@ def _family_bounds(
     return family
 
 
-def _jokers(pool: Counter) -> int:
-    return sum(n for t, n in pool.items() if t.is_joker)
+def _plain_reach(pool: Counter, ed: Edition) -> Callable[[Tile], bool]:
+    """Whether a plain set of ``pool`` could hold a tile of it: a necessary test (a group of
+    three colours of its number, or a run of three around it, the pool's plain jokers filling
+    the gaps). The pool is read once, so that asking it for every rack tile of every rest
+    costs a look-up per tile, not a pass over the pool."""
+    jokers = sum(n for t, n in pool.items() if t.is_joker and n > 0)
+    kinds = {(t.number, t.colour) for t, n in pool.items() if not t.is_joker and n > 0}
+    colours: Counter = Counter(number for number, _ in kinds)
+    low_end, high_end = ed.min_number, ed.max_number
 
-
-def _could_play(t: Tile, pool: Counter, jokers: int, ed: Edition) -> bool:
-    """Whether a plain set of ``pool`` (which holds ``t``) could hold ``t``: a necessary test."""
-    if t.is_joker:
-        return any(not x.is_joker for x in pool)
-    colours = {x.colour for x in pool if not x.is_joker and x.number == t.number}
-    if len(colours) + jokers >= 3:
-        return True
-    for low in range(max(ed.min_number, t.number - 2), min(t.number, ed.max_number - 2) + 1):  # type: ignore[operator]
-        missing = sum(1 for n in range(low, low + 3) if not pool[Tile(number=n, colour=t.colour)])
-        if missing <= jokers:
+    def could_play(t: Tile) -> bool:
+        if t.is_joker:
+            return bool(kinds)
+        n, c = t.number, t.colour
+        if colours[n] + jokers >= 3:
             return True
-    return False
+        for low in range(max(low_end, n - 2), min(n, high_end - 2) + 1):  # type: ignore[operator]
+            if ((low, c) not in kinds) + ((low + 1, c) not in kinds) + ((low + 2, c) not in kinds) <= jokers:
+                return True
+        return False
+
+    return could_play
 
 
 def _with(
