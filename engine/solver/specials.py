@@ -370,7 +370,7 @@ class _TableSpecial:
     can tell it apart), with its old set and every tile it stood for there, by kind of set."""
 
     joker: Tile
-    old: tuple[Tile, ...]
+    old: tuple[Tile, ...]  # as a key (:func:`_key`)
     meanings: dict[SetKind, frozenset[Tile]]
     needs_all: bool
 
@@ -390,7 +390,7 @@ def _table_specials(pos: Position) -> list[_TableSpecial]:
         for i, t in enumerate(jokers):
             if _is_special(t) and counts[t] == 1:
                 strict = pos.rules.strict_joker_group and is_strict_group(verdict)
-                out.append(_TableSpecial(t, tuple(s), meanings_by_kind(verdict, i), strict))
+                out.append(_TableSpecial(t, _key(s), meanings_by_kind(verdict, i), strict))
     return out
 
 
@@ -407,13 +407,13 @@ def _joker_rule(
     ``max(1, freed_min_own_tiles)`` of them (a table tile of a kind the rack also plays is the
     same table: that sourcing is tried too); where a replacement is asked from the rack, the
     rack keeps a tile it stood for besides this set's. Necessary conditions only: the referee
-    still judges the play."""
+    still judges the play. ``tiles``: the set as a key (:func:`_key`)."""
     rule = ANYWHERE
     rules = pos.rules
     for special in specials_on_table:
         if special.joker not in tiles:
             continue
-        if Counter(tiles) == Counter(special.old):
+        if tiles == special.old:
             continue  # its old set, whole
         jokers = [t for t in verdict.tiles if t.is_joker]
         if any(
@@ -441,6 +441,13 @@ def _verdict(tiles: tuple[Tile, ...], edition: Edition):  # type: ignore[no-unty
 @lru_cache(maxsize=200_000)
 def _cached_verdict(tiles: tuple[Tile, ...], edition: str):  # type: ignore[no-untyped-def]
     return classify(tiles, edition)
+
+
+@lru_cache(maxsize=200_000)
+def _opening_value(tiles: tuple[Tile, ...], edition: str) -> int:
+    """What a valid special set counts for the opening (its verdict's best reading, summed
+    once: the sourcings of one shape, and the shapes of one hint after another, share it)."""
+    return _cached_verdict(tiles, edition).value
 
 
 # --- where each tile of a shape comes from -------------------------------------------------------
@@ -505,17 +512,16 @@ def _plain_splits(need: int, plain: list[tuple[int, Tile, int]]) -> Iterator[lis
             yield [(source, tile, n), *tail]
 
 
-def _first_tiles(shape: tuple[Tile, ...], pool: _Pool) -> tuple[Tile, ...] | None:
+def _first_tiles(shape: tuple[Tile, ...], have: dict[Tile, int], plain: list[Tile]) -> tuple[Tile, ...] | None:
     """The tiles of the first sourcing :func:`_sourcings` yields for ``shape`` (its plain jokers
-    the pool's first ones), as a key, or ``None`` where the pool cannot supply the shape: what
-    the shape is judged by, without making every sourcing (most shapes are invalid)."""
+    the pool's first ones, ``plain``), as a key, or ``None`` where the pool (``have``: its count
+    of each kind) cannot supply the shape: what the shape is judged by, without making every
+    sourcing (most shapes are invalid)."""
     need = Counter(shape)
-    if any(pool.count(t) < n for t, n in need.items() if t != _PLAIN):
+    jokers = need.pop(_PLAIN, 0)
+    if len(plain) < jokers or any(have.get(t, 0) < n for t, n in need.items()):
         return None
-    plain = [t for _, t, n in pool.plain for _ in range(n)]
-    if len(plain) < need[_PLAIN]:
-        return None
-    return _key([t for t in shape if t != _PLAIN] + plain[: need[_PLAIN]])
+    return _key([t for t in shape if t != _PLAIN] + plain[:jokers])
 
 
 def candidates(pos: Position, opened: bool, deadline: float | None = None) -> list[SpecialSet]:
@@ -528,9 +534,11 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
     found: dict[tuple, SpecialSet] = {}
     shapes = list(_shapes(pool, pos.edition))
     on_table = _table_specials(pos) if opened else []
+    have = {t: pool.count(t) for t in pool.sources}
+    plain = [t for _, t, n in pool.plain for _ in range(n)]
     for shape in shapes:
         _check(deadline)
-        tiles = _first_tiles(shape, pool)
+        tiles = _first_tiles(shape, have, plain)
         if tiles is None:
             continue
         verdict = _verdict(tiles, pos.edition)
@@ -552,10 +560,10 @@ def _add_sets(shape: tuple[Tile, ...], pool: _Pool, rule: str, pos: Position, fo
     for rack, taken, tiles in _sourcings(shape, pool, rule is RACK_ONLY):
         if not rack and not any(_is_special(t) for _, t in taken):
             continue  # nothing played and no table special joker moved: no use
-        key = (_key(rack), tuple(sorted(taken, key=lambda x: (x[0], str(x[1])))))
+        key = (_key(rack), _taken_key(taken))
         if key not in found:
-            verdict = _verdict(_key(tiles), pos.edition)
-            found[key] = SpecialSet(_key(tiles), tuple(rack), key[1], verdict.value, shape, rule)
+            tiles_key = _key(tiles)
+            found[key] = SpecialSet(tiles_key, tuple(rack), key[1], _opening_value(tiles_key, pos.edition.name), shape, rule)
 
 
 def _variants(pos: Position, combo: tuple[SpecialSet, ...], pool: _Pool) -> list[tuple[SpecialSet, ...]]:
@@ -626,10 +634,7 @@ def _combinations(
     set_have[TABLE] = Counter(t for s in pos.table_sets_in if not any(x.is_joker for x in s) for t in s)
     holds_special = {k: any(_is_special(t) for t in s) for k, s in enumerate(pos.table_sets_in)}
     specials_of = [Counter(t for t in s if _is_special(t)) for s in pos.table_sets_in]
-    racks = [Counter(c.rack) for c in found]
     takes = [Counter(c.taken) for c in found]
-    out: list[tuple[SpecialSet, ...]] = []
-    cut = False
     most = sum(1 for t in pos.rack_in if _is_special(t)) + sum(
         1 for s in pos.table_sets_in for t in s if _is_special(t)
     )
@@ -644,6 +649,14 @@ def _combinations(
                     return False
         return True
 
+    if most == 1:
+        # one special joker: each set alone, whose sourcing the pool supplies by construction
+        alone = [(c,) for c, taken in zip(found, takes) if complete([c], taken)]
+        return alone[:MAX_COMBINATIONS], len(alone) > MAX_COMBINATIONS
+
+    racks = [Counter(c.rack) for c in found]
+    out: list[tuple[SpecialSet, ...]] = []
+    cut = False
     # which pairs of sets could lie together (each tile used at most as often as it exists):
     # the walk below goes only through sets that fit every one chosen, then checks the counts
     uses = [{("rack", t): n for t, n in racks[i].items()} | dict(takes[i]) for i in range(len(found))]
@@ -659,7 +672,7 @@ def _combinations(
             users[r][n] |= 1 << i
     everyone = (1 << len(found)) - 1
     fits = [0] * len(found)
-    for i in range(len(found) if most > 1 else 0):  # one special joker: no two sets go together
+    for i in range(len(found)):
         _check(deadline)
         clash = 1 << i
         for r, n in uses[i].items():
@@ -845,8 +858,22 @@ def _marked(pos: Position, combo: tuple[SpecialSet, ...]) -> int:
 
 def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
     rack = _key([t for c in combo for t in c.rack])
-    taken = tuple(sorted(((k, t) for c in combo for k, t in c.taken), key=lambda x: (x[0], str(x[1]))))
-    return rack, taken
+    return rack, _taken_key([x for c in combo for x in c.taken])
+
+
+def _taken_key(taken) -> tuple[tuple[int, Tile], ...]:  # type: ignore[no-untyped-def]
+    """(source, tile) pairs in one order (by source, then the tile's name), as a key."""
+    return tuple(sorted(taken, key=_source_order))
+
+
+_NAMES: dict[Tile, str] = {}
+
+
+def _source_order(x: tuple[int, Tile]) -> tuple[int, str]:
+    name = _NAMES.get(x[1])
+    if name is None:
+        name = _NAMES[x[1]] = str(x[1])
+    return x[0], name
 
 
 def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[tuple], tuple[int, int, int]]:
