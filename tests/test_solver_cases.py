@@ -447,3 +447,32 @@ def test_a_twist_rest_whose_table_tile_no_plain_set_can_hold_is_not_solved():
     # a rest that leaves r8 a run to join is bounded as before: b2 b3 Jc r5 r6 takes r5 r6 only
     grown = found["b2 b3 r5 r6 Jc"]
     assert bound(specials._rest_key((grown,))) != specials.UNPLAYABLE
+
+
+def test_a_twist_family_bound_counts_no_old_set_its_rest_cannot_keep():
+    # the benchmark's Twist class, seed 8: every special set moves the table's colour-change
+    # joker, so its old set is broken in every rest; the family bound counts the sets outside
+    # its core as kept only up to what the cheap bound allows (never that set), so it is no
+    # higher than the cheap bound's old sets kept, at every rest, and the hint is as before
+    from rummi.engine.solver import specials
+    from rummi.engine.solver.position import Position, RuleView
+
+    from benchmarks.positions import PRESET_CLASSES, deal
+
+    kind = PRESET_CLASSES["twist: mid-game, special joker on the table"]
+    rules = get_rules(kind.preset, edition=kind.edition)
+    position = deal(kind, 8)
+    pos = Position(position.table, position.rack, rules.box, RuleView.of(rules))
+    combos, _ = specials._combinations(pos, specials.candidates(pos, True))
+    rests = {}
+    for combo in combos:
+        rests.setdefault(specials._rest_key(combo), []).append(combo)
+    rough = specials._bounder(pos, Objective.TILES, per_rest=False)
+    families = specials._family_bounds(pos, True, Objective.TILES, rests)
+    lowest = (0, 0, -1)
+    for key in rests:
+        kept = rough(key)[2]
+        most = families(key, lowest, kept)
+        assert most is not None and most[2] <= kept
+    h = solve(position.table, position.rack, opened=True, edition=rules.box, rules=rules)
+    assert h.proven and (h.tiles_played, h.value_played, sum(h.untouched)) == (12, 93, 4)  # as on the code before

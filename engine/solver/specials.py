@@ -788,7 +788,7 @@ def solve(
             # each bounds the rest, so the lowest of them does: the family's first (one walk
             # for many rests), the rest's own where that does not settle it
             tighter = _neg(neg[:3])
-            most = families(key, best_score) if families is not None else None
+            most = families(key, best_score, tighter[2]) if families is not None else None
             if most is not None:
                 tighter = min(tighter, most[:2] + (min(most[2], tighter[2]),))
             if tighter > best_score:
@@ -945,7 +945,7 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
             if not _is_special(t):
                 pool[t] -= 1
         reach = _plain_reach(pool, pos.edition)
-        if any(n > left[t] and not t.is_joker and not reach(t) for t, n in pool.items()):
+        if any(n > left.get(t, 0) and t.joker is None and not reach(t) for t, n in pool.items()):
             return UNPLAYABLE  # a table tile that no plain set can hold: no rest lays it out
         rest = [t for t in left.elements() if t in playable and reach(t)]
         return part_score(pos, [*used, *rest], objective, whole)
@@ -955,7 +955,7 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
 
 def _family_bounds(
     pos: Position, opened: bool, objective: Objective, rests: dict[tuple, list]
-) -> Callable[[tuple, tuple[int, int, int]], tuple[int, int, int] | None] | None:
+) -> Callable[[tuple, tuple[int, int, int], int], tuple[int, int, int] | None] | None:
     """The bound of each rest's family (:class:`FamilyBound`: the rests whose special sets take
     the same rack tiles) on the whole play's score, given the best score so far (its walks
     prune below what the family must reach to beat it); ``None`` per rest where the family has
@@ -981,21 +981,27 @@ def _family_bounds(
         return table
 
     def made_for(rack: tuple) -> tuple[FamilyBound, int]:
-        """The family's bound and its old sets outside the core (each counted as kept)."""
+        """The family's bound and its number of core sets."""
         keys = keys_of[rack]
         # a table tile of a kind taken from TABLE may come from any set holding one (the
         # sourcings of :func:`_variants`): no such set is in the core
         gone = {t for key in keys for k, t in key[1] if k == TABLE}
         core = [s for k, s in enumerate(sets) if not holds[k] and not gone.intersection(s)]
         left = list((Counter(pos.rack_in) - Counter(rack)).elements())
-        return FamilyBound(pos, left, [table_of(k) for k in keys], core, objective), len(sets) - len(core)
+        return FamilyBound(pos, left, [table_of(k) for k in keys], core, objective), len(core)
 
-    def family(key: tuple, best: tuple[int, int, int]) -> tuple[int, int, int] | None:
+    def family(key: tuple, best: tuple[int, int, int], kept: int) -> tuple[int, int, int] | None:
+        """``kept``: old sets the rest keeps at most, whatever its play (the cheap bound's:
+        the sets its special sets break and those a tile taken from :data:`TABLE` must leave
+        are never kept, and all of them lie outside the core), so that the sets outside the
+        core count as kept only up to ``kept`` less the core, not all of them: the walk must
+        then keep more of the core to beat the best play, and proves at once it cannot more
+        often (a rest whose special sets break the special joker's old set never keeps it)."""
         rack = key[0]
         if rack not in made:
             made[rack] = made_for(rack)
-        bound, outside = made[rack]
-        mine = part_score(pos, list(rack), objective, outside)
+        bound, core = made[rack]
+        mine = part_score(pos, list(rack), objective, kept - core)
         most = bound.at_most(less(best, mine))
         return None if most is None else (mine[0] + most[0], mine[1] + most[1], mine[2] + most[2])
 
@@ -1007,13 +1013,19 @@ def _plain_reach(pool: Counter, ed: Edition) -> Callable[[Tile], bool]:
     three colours of its number, or a run of three around it, the pool's plain jokers filling
     the gaps). The pool is read once, so that asking it for every rack tile of every rest
     costs a look-up per tile, not a pass over the pool."""
-    jokers = sum(n for t, n in pool.items() if t.is_joker and n > 0)
-    kinds = {(t.number, t.colour) for t, n in pool.items() if not t.is_joker and n > 0}
+    jokers = 0
+    kinds: set[tuple] = set()  # (number, colour) of every numbered tile in the pool
+    for t, n in pool.items():
+        if n > 0:
+            if t.joker is None:
+                kinds.add((t.number, t.colour))
+            else:
+                jokers += n
     colours: Counter = Counter(number for number, _ in kinds)
     low_end, high_end = ed.min_number, ed.max_number
 
     def could_play(t: Tile) -> bool:
-        if t.is_joker:
+        if t.joker is not None:
             return bool(kinds)
         n, c = t.number, t.colour
         if colours[n] + jokers >= 3:
