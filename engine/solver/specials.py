@@ -149,8 +149,31 @@ class _Pool:
     #: the numbered tiles a landing set needs at least
     landing_reals: int = 1
 
+    #: (kind, count, rack only) -> :meth:`ways`, made once per pool: the shapes share kinds
+    made: dict[tuple, list] = field(default_factory=dict)
+
     def count(self, tile: Tile) -> int:
         return sum(n for _, n in self.sources.get(tile, ()))
+
+    def ways(self, t: Tile, need: int, rack_only: bool) -> list[list[tuple[int, Tile, int]]]:
+        """Every way :func:`_sourcings` takes ``need`` tiles of kind ``t`` (``_PLAIN``: plain
+        jokers), each as (source, tile, count) parts; never changed once made."""
+        key = (t, need, rack_only)
+        out = self.made.get(key)
+        if out is not None:
+            return out
+        if t == _PLAIN:
+            out = [[(s, j, n) for s, j, n in split if n] for split in _plain_splits(need, self.plain)]
+        elif rack_only and not t.is_joker:
+            have = sum(n for s, n in self.sources[t] if s == RACK)
+            out = [[(RACK, t, need)]] if have >= need else []
+        else:
+            table = min(need, sum(n for s, n in self.sources[t] if s == TABLE))
+            others = [x for x in self.sources[t] if x[0] != TABLE]
+            splits = ([(TABLE, table), *split] for split in _splits(need - table, others))
+            out = [[(s, t, n) for s, n in split if n] for split in splits]
+        self.made[key] = out
+        return out
 
     @property
     def plain_count(self) -> int:
@@ -462,18 +485,8 @@ def _sourcings(
     turn the same table to lay out with one rack tile fewer, which it can always match by playing
     that rack tile in its place. ``rack_only``: numbered tiles from the rack alone."""
     need = Counter(shape)
-    kinds = [t for t in need if t != _PLAIN]
-    per_kind = []
-    for t in kinds:
-        if rack_only and not t.is_joker:
-            have = sum(n for s, n in pool.sources[t] if s == RACK)
-            splits: Iterator | list = [[(RACK, need[t])]] if have >= need[t] else []
-        else:
-            table = min(need[t], sum(n for s, n in pool.sources[t] if s == TABLE))
-            others = [x for x in pool.sources[t] if x[0] != TABLE]
-            splits = ([(TABLE, table), *split] for split in _splits(need[t] - table, others))
-        per_kind.append([[(s, t, n) for s, n in split if n] for split in splits])
-    plains = [[(s, t, n) for s, t, n in split if n] for split in _plain_splits(need[_PLAIN], pool.plain)]
+    per_kind = [pool.ways(t, n, rack_only) for t, n in need.items() if t != _PLAIN]
+    plains = pool.ways(_PLAIN, need[_PLAIN], rack_only)
     for choice in itertools.product(*per_kind, plains):
         rack: list[Tile] = []
         taken: list[tuple[int, Tile]] = []
