@@ -427,3 +427,52 @@ def test_a_twist_rest_family_bound_settles_rests_and_changes_no_hint(seed: int, 
         assert (with_families.tiles_played, with_families.value_played, sum(with_families.untouched)) == (
             without.tiles_played, without.value_played, sum(without.untouched))
     assert solved["families"] < solved["without"]
+def test_a_twist_rest_whose_table_tile_no_plain_set_can_hold_is_not_solved():
+    # b2 b3 Jc r5 r6 r7 (the colour changing across Jc, which stands for b4 as before) takes
+    # r5 r6 r7 from r5 .. r9: r8 and r9 are left, and no plain set of what remains can hold
+    # r8, so that rest's bound is below every play (it is never solved), and it has no play
+    from rummi.engine.solver import specials
+    from rummi.engine.solver.position import Position, RuleView
+    from rummi.engine.solver.turn import solve_turn
+
+    rules = get_rules("pressman_us_2009", edition="twist")
+    table = parse_sets("r5 r6 r7 r8 r9 | b2 b3 Jc | k10 o10 b10", "twist")
+    pos = Position(table, parse_tiles("k1 o13", "twist"), "twist", RuleView.of(rules))
+    found = {format_tiles(c.tiles): c for c in specials.candidates(pos, True)}
+    chosen = found["b2 b3 r5 r6 r7 Jc"]
+    assert {k for k, _ in chosen.taken} == {specials.TABLE, 1}
+    bound = specials._bounder(pos, Objective.TILES, per_rest=True)
+    assert bound(specials._rest_key((chosen,))) == specials.UNPLAYABLE
+    assert specials._with(pos, True, Objective.TILES, [chosen], lambda sub, o, floor: solve_turn(sub, o, Objective.TILES)) is None
+    # a rest that leaves r8 a run to join is bounded as before: b2 b3 Jc r5 r6 takes r5 r6 only
+    grown = found["b2 b3 r5 r6 Jc"]
+    assert bound(specials._rest_key((grown,))) != specials.UNPLAYABLE
+
+
+def test_a_twist_family_bound_counts_no_old_set_its_rest_cannot_keep():
+    # the benchmark's Twist class, seed 8: every special set moves the table's colour-change
+    # joker, so its old set is broken in every rest; the family bound counts the sets outside
+    # its core as kept only up to what the cheap bound allows (never that set), so it is no
+    # higher than the cheap bound's old sets kept, at every rest, and the hint is as before
+    from rummi.engine.solver import specials
+    from rummi.engine.solver.position import Position, RuleView
+
+    from benchmarks.positions import PRESET_CLASSES, deal
+
+    kind = PRESET_CLASSES["twist: mid-game, special joker on the table"]
+    rules = get_rules(kind.preset, edition=kind.edition)
+    position = deal(kind, 8)
+    pos = Position(position.table, position.rack, rules.box, RuleView.of(rules))
+    combos, _ = specials._combinations(pos, specials.candidates(pos, True))
+    rests = {}
+    for combo in combos:
+        rests.setdefault(specials._rest_key(combo), []).append(combo)
+    rough = specials._bounder(pos, Objective.TILES, per_rest=False)
+    families = specials._family_bounds(pos, True, Objective.TILES, rests)
+    lowest = (0, 0, -1)
+    for key in rests:
+        kept = rough(key)[2]
+        most = families(key, lowest, kept)
+        assert most is not None and most[2] <= kept
+    h = solve(position.table, position.rack, opened=True, edition=rules.box, rules=rules)
+    assert h.proven and (h.tiles_played, h.value_played, sum(h.untouched)) == (12, 93, 4)  # as on the code before

@@ -302,3 +302,27 @@ def test_spares_bound_every_table_between_the_counts(seed: int) -> None:
             assert bound[:2] >= _criteria(dp.solve_after_opening(whole, objective), objective)[:2]
             with pytest.raises(dp.BelowFloor):  # nothing scores more than the bound
                 dp.best_with_spares(rest, objective, spares, bound)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_positions_with_the_same_keepable_sets_share_their_old_set_arrays(seed: int) -> None:
+    """Two racks on one table: the kernel's arrays of the old sets are made once and shared
+    (dp._old_set_arrays), each position's answers those of arrays made afresh, and a table
+    with a set not keepable (engine.solver.fates: a freed joker's) gets arrays of its own."""
+    from dataclasses import replace
+
+    kind = CLASSES["mid-game"]
+    rules = get_rules("goliath_modern", edition=kind.edition, **FREE)
+    position = deal(kind, seed)
+    table = Position(position.table, [], rules.box, RuleView.of(rules))
+    numbered = [t for t in position.rack if not t.is_joker]
+    fewer = [t for t in position.rack if t.is_joker] + numbered[len(numbered) // 2:]  # the same jokers
+    racks = [table.with_rack(position.rack), table.with_rack(fewer)]
+    first, second = (dp._Walks(p, Objective.TILES) for p in racks)
+    assert first.set_start is second.set_start and first.old is second.old
+    shared = [_criteria(dp.solve_after_opening(p, o), o) for p in racks for o in Objective]
+    dp._old_set_arrays.cache_clear()
+    assert shared == [_criteria(dp.solve_after_opening(p, o), o) for p in racks for o in Objective]
+    changed = racks[0]
+    changed.sets = [replace(changed.sets[0], keepable=False), *changed.sets[1:]]
+    assert len(dp._Walks(changed, Objective.TILES).old) == len(first.old) - 1

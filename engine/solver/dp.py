@@ -31,6 +31,7 @@ path back into sets.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -287,11 +288,9 @@ class _Walks:
         span, colours = pos.span, len(pos.colours)
         self.pool = _pool_jokers(pos)
         self.values = values = span + self.pool
-        self.old = old = sorted(_old_sets(pos), key=lambda r: r.first)
-        slots = _assign_slots(old)
-        if slots > kernel.MAX_SLOTS:
-            raise _Unsupported
-        self.wild, self.w_field = _wild_fields(pos, slots)
+        sets = _old_set_arrays(_keepable(pos), span, colours, values)
+        self.old = old = sets.old
+        self.wild, self.w_field = _wild_fields(pos, sets.slots)
 
         # [number, colour], with empty rows for the virtual numbers
         self.table_count = np.zeros((values, colours), np.int64)
@@ -301,27 +300,8 @@ class _Walks:
         self.weights = weights = _weights(pos, objective)
         self.tile_gain = np.array([weights.tile(n) for n in pos.numbers] + [0] * self.pool, np.int64)
 
-        # old sets by the number index of their first tile (sorted so): those of v are rows
-        # set_start[v] .. set_start[v + 1] - 1 of the arrays below
-        starting_at = np.bincount(np.array([r.first for r in old], np.int64), minlength=values)[:values]
-        self.set_start = np.concatenate(([0], np.cumsum(starting_at))).astype(np.int64)
-        self.set_slot = np.array([r.slot for r in old], np.int64)
-        self.set_jokers = np.array([r.jokers for r in old], np.int64)
-        # per old set its coloured jokers by colour (Expert: in use while it is kept)
-        self.set_wild = np.zeros((max(1, len(old)), colours), np.int64)
-        for q, r in enumerate(old):
-            for key in pos.sets[r.set_index].joker_keys:
-                if key != ANY:
-                    self.set_wild[q, key] += 1
-        # built as lists: an array's items one by one cost more than the rest of this set-up
-        bits = [[0] * colours for _ in range(values)]
-        free_after = [0] * values
-        for r in old:
-            for v, c in r.tiles:
-                bits[v][c] |= 1 << r.slot
-            free_after[r.last] |= 1 << r.slot
-        self.slot_bits = np.array(bits, np.int64)
-        self.slot_free_after = np.array(free_after, np.int64)
+        self.set_start, self.set_slot, self.set_jokers = sets.set_start, sets.set_slot, sets.set_jokers
+        self.set_wild, self.slot_bits, self.slot_free_after = sets.set_wild, sets.slot_bits, sets.slot_free_after
         # kept table jokers as tiles: how many must go into runs / groups, and the slot of the
         # old set that takes its one with it when kept whole
         self.kind_need = np.zeros((values, colours, 4), np.int64)
@@ -620,15 +600,69 @@ def _weights(pos: Position, objective: Objective) -> _Weights:
     return _Weights(tile_w=w2, value_w=w1, joker_value=penalty, primary_unit=w1, tiles_first=False)
 
 
-def _old_sets(pos: Position) -> list[_OldSet]:
-    """The table's sets, each with the tiles it holds back while kept whole."""
+#: the keepable sets of a position as :func:`_old_set_arrays` reads them: per set its index,
+#: its (tile index, count) pairs and its jokers' kind keys
+Keepable = tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...]], ...]
+
+
+def _keepable(pos: Position) -> Keepable:
+    return tuple((k, s.counts, s.joker_keys) for k, s in enumerate(pos.sets) if s.keepable)
+
+
+@dataclass(frozen=True)
+class _OldSetArrays:
+    """The kernel's arrays of the old sets a walk may keep whole: what depends on the table's
+    keepable sets alone. Never written to once made, so positions with the same keepable sets
+    share them (the Twist search walks hundreds of rests of one table, and three in four of
+    those walks had the keepable sets of an earlier one: making these arrays again was a
+    fifth of a Twist hint)."""
+
+    old: list[_OldSet]  # sorted by first number, each with its slot
+    slots: int  # slots in use
+    #: old sets by the number index of their first tile: those of v are rows set_start[v] ..
+    #: set_start[v + 1] - 1 of the arrays below
+    set_start: np.ndarray
+    set_slot: np.ndarray
+    set_jokers: np.ndarray
+    set_wild: np.ndarray  # per old set its coloured jokers by colour (Expert: in use while kept)
+    slot_bits: np.ndarray  # [number, colour]: the slots of the old sets holding that tile
+    slot_free_after: np.ndarray  # per number: the slots of the old sets ending there
+
+
+@lru_cache(maxsize=4096)
+def _old_set_arrays(keepable: Keepable, span: int, colours: int, values: int) -> _OldSetArrays:
+    old = sorted(_old_sets(keepable, span), key=lambda r: r.first)
+    slots = _assign_slots(old)
+    if slots > kernel.MAX_SLOTS:
+        raise _Unsupported  # (not cached: rare, and the slots' bits would not fit the arrays)
+    starting_at = np.bincount(np.array([r.first for r in old], np.int64), minlength=values)[:values]
+    set_start = np.concatenate(([0], np.cumsum(starting_at))).astype(np.int64)
+    set_wild = np.zeros((max(1, len(old)), colours), np.int64)
+    jokers_of = {k: keys for k, _, keys in keepable}
+    for q, r in enumerate(old):
+        for key in jokers_of[r.set_index]:
+            if key != ANY:
+                set_wild[q, key] += 1
+    # built as lists: an array's items one by one cost more than the rest of this set-up
+    bits = [[0] * colours for _ in range(values)]
+    free_after = [0] * values
+    for r in old:
+        for v, c in r.tiles:
+            bits[v][c] |= 1 << r.slot
+        free_after[r.last] |= 1 << r.slot
+    return _OldSetArrays(
+        old, slots, set_start, np.array([r.slot for r in old], np.int64), np.array([r.jokers for r in old], np.int64),
+        set_wild, np.array(bits, np.int64), np.array(free_after, np.int64),
+    )
+
+
+def _old_sets(keepable: Keepable, span: int) -> list[_OldSet]:
+    """The table's keepable sets, each with the tiles it holds back while kept whole."""
     out: list[_OldSet] = []
-    for k, s in enumerate(pos.sets):
-        if not s.keepable:
-            continue
-        tiles = {(i % pos.span, i // pos.span): n for i, n in s.counts}
+    for k, counts, joker_keys in keepable:
+        tiles = {(i % span, i // span): n for i, n in counts}
         numbers = [v for v, _ in tiles]
-        out.append(_OldSet(k, tiles, len(s.joker_keys), min(numbers), max(numbers)))
+        out.append(_OldSet(k, tiles, len(joker_keys), min(numbers), max(numbers)))
     return out
 
 

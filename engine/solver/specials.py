@@ -89,6 +89,8 @@ def _check(deadline: float | None) -> None:
     if deadline is not None and time.monotonic() > deadline:
         raise _OutOfTime
 
+#: the bound of a rest that cannot be laid out: below every play, the play of no tile too
+UNPLAYABLE = (-1, -1, -1)
 #: a solved play goes before the unsolved rests whose bound it equals (they cannot beat it)
 _SOLVED = 1 << 20
 _PLAIN = Tile(joker=JokerKind.PLAIN)  # stands for any plain joker while shapes are made
@@ -147,8 +149,31 @@ class _Pool:
     #: the numbered tiles a landing set needs at least
     landing_reals: int = 1
 
+    #: (kind, count, rack only) -> :meth:`ways`, made once per pool: the shapes share kinds
+    made: dict[tuple, list] = field(default_factory=dict)
+
     def count(self, tile: Tile) -> int:
         return sum(n for _, n in self.sources.get(tile, ()))
+
+    def ways(self, t: Tile, need: int, rack_only: bool) -> list[list[tuple[int, Tile, int]]]:
+        """Every way :func:`_sourcings` takes ``need`` tiles of kind ``t`` (``_PLAIN``: plain
+        jokers), each as (source, tile, count) parts; never changed once made."""
+        key = (t, need, rack_only)
+        out = self.made.get(key)
+        if out is not None:
+            return out
+        if t == _PLAIN:
+            out = [[(s, j, n) for s, j, n in split if n] for split in _plain_splits(need, self.plain)]
+        elif rack_only and not t.is_joker:
+            have = sum(n for s, n in self.sources[t] if s == RACK)
+            out = [[(RACK, t, need)]] if have >= need else []
+        else:
+            table = min(need, sum(n for s, n in self.sources[t] if s == TABLE))
+            others = [x for x in self.sources[t] if x[0] != TABLE]
+            splits = ([(TABLE, table), *split] for split in _splits(need - table, others))
+            out = [[(s, t, n) for s, n in split if n] for split in splits]
+        self.made[key] = out
+        return out
 
     @property
     def plain_count(self) -> int:
@@ -368,7 +393,7 @@ class _TableSpecial:
     can tell it apart), with its old set and every tile it stood for there, by kind of set."""
 
     joker: Tile
-    old: tuple[Tile, ...]
+    old: tuple[Tile, ...]  # as a key (:func:`_key`)
     meanings: dict[SetKind, frozenset[Tile]]
     needs_all: bool
 
@@ -388,7 +413,7 @@ def _table_specials(pos: Position) -> list[_TableSpecial]:
         for i, t in enumerate(jokers):
             if _is_special(t) and counts[t] == 1:
                 strict = pos.rules.strict_joker_group and is_strict_group(verdict)
-                out.append(_TableSpecial(t, tuple(s), meanings_by_kind(verdict, i), strict))
+                out.append(_TableSpecial(t, _key(s), meanings_by_kind(verdict, i), strict))
     return out
 
 
@@ -405,13 +430,13 @@ def _joker_rule(
     ``max(1, freed_min_own_tiles)`` of them (a table tile of a kind the rack also plays is the
     same table: that sourcing is tried too); where a replacement is asked from the rack, the
     rack keeps a tile it stood for besides this set's. Necessary conditions only: the referee
-    still judges the play."""
+    still judges the play. ``tiles``: the set as a key (:func:`_key`)."""
     rule = ANYWHERE
     rules = pos.rules
     for special in specials_on_table:
         if special.joker not in tiles:
             continue
-        if Counter(tiles) == Counter(special.old):
+        if tiles == special.old:
             continue  # its old set, whole
         jokers = [t for t in verdict.tiles if t.is_joker]
         if any(
@@ -441,6 +466,13 @@ def _cached_verdict(tiles: tuple[Tile, ...], edition: str):  # type: ignore[no-u
     return classify(tiles, edition)
 
 
+@lru_cache(maxsize=200_000)
+def _opening_value(tiles: tuple[Tile, ...], edition: str) -> int:
+    """What a valid special set counts for the opening (its verdict's best reading, summed
+    once: the sourcings of one shape, and the shapes of one hint after another, share it)."""
+    return _cached_verdict(tiles, edition).value
+
+
 # --- where each tile of a shape comes from -------------------------------------------------------
 
 
@@ -453,18 +485,8 @@ def _sourcings(
     turn the same table to lay out with one rack tile fewer, which it can always match by playing
     that rack tile in its place. ``rack_only``: numbered tiles from the rack alone."""
     need = Counter(shape)
-    kinds = [t for t in need if t != _PLAIN]
-    per_kind = []
-    for t in kinds:
-        if rack_only and not t.is_joker:
-            have = sum(n for s, n in pool.sources[t] if s == RACK)
-            splits: Iterator | list = [[(RACK, need[t])]] if have >= need[t] else []
-        else:
-            table = min(need[t], sum(n for s, n in pool.sources[t] if s == TABLE))
-            others = [x for x in pool.sources[t] if x[0] != TABLE]
-            splits = ([(TABLE, table), *split] for split in _splits(need[t] - table, others))
-        per_kind.append([[(s, t, n) for s, n in split if n] for split in splits])
-    plains = [[(s, t, n) for s, t, n in split if n] for split in _plain_splits(need[_PLAIN], pool.plain)]
+    per_kind = [pool.ways(t, n, rack_only) for t, n in need.items() if t != _PLAIN]
+    plains = pool.ways(_PLAIN, need[_PLAIN], rack_only)
     for choice in itertools.product(*per_kind, plains):
         rack: list[Tile] = []
         taken: list[tuple[int, Tile]] = []
@@ -503,17 +525,16 @@ def _plain_splits(need: int, plain: list[tuple[int, Tile, int]]) -> Iterator[lis
             yield [(source, tile, n), *tail]
 
 
-def _first_tiles(shape: tuple[Tile, ...], pool: _Pool) -> tuple[Tile, ...] | None:
+def _first_tiles(shape: tuple[Tile, ...], have: dict[Tile, int], plain: list[Tile]) -> tuple[Tile, ...] | None:
     """The tiles of the first sourcing :func:`_sourcings` yields for ``shape`` (its plain jokers
-    the pool's first ones), as a key, or ``None`` where the pool cannot supply the shape: what
-    the shape is judged by, without making every sourcing (most shapes are invalid)."""
+    the pool's first ones, ``plain``), as a key, or ``None`` where the pool (``have``: its count
+    of each kind) cannot supply the shape: what the shape is judged by, without making every
+    sourcing (most shapes are invalid)."""
     need = Counter(shape)
-    if any(pool.count(t) < n for t, n in need.items() if t != _PLAIN):
+    jokers = need.pop(_PLAIN, 0)
+    if len(plain) < jokers or any(have.get(t, 0) < n for t, n in need.items()):
         return None
-    plain = [t for _, t, n in pool.plain for _ in range(n)]
-    if len(plain) < need[_PLAIN]:
-        return None
-    return _key([t for t in shape if t != _PLAIN] + plain[: need[_PLAIN]])
+    return _key([t for t in shape if t != _PLAIN] + plain[:jokers])
 
 
 def candidates(pos: Position, opened: bool, deadline: float | None = None) -> list[SpecialSet]:
@@ -526,9 +547,11 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
     found: dict[tuple, SpecialSet] = {}
     shapes = list(_shapes(pool, pos.edition))
     on_table = _table_specials(pos) if opened else []
+    have = {t: pool.count(t) for t in pool.sources}
+    plain = [t for _, t, n in pool.plain for _ in range(n)]
     for shape in shapes:
         _check(deadline)
-        tiles = _first_tiles(shape, pool)
+        tiles = _first_tiles(shape, have, plain)
         if tiles is None:
             continue
         verdict = _verdict(tiles, pos.edition)
@@ -550,10 +573,10 @@ def _add_sets(shape: tuple[Tile, ...], pool: _Pool, rule: str, pos: Position, fo
     for rack, taken, tiles in _sourcings(shape, pool, rule is RACK_ONLY):
         if not rack and not any(_is_special(t) for _, t in taken):
             continue  # nothing played and no table special joker moved: no use
-        key = (_key(rack), tuple(sorted(taken, key=lambda x: (x[0], str(x[1])))))
+        key = (_key(rack), _taken_key(taken))
         if key not in found:
-            verdict = _verdict(_key(tiles), pos.edition)
-            found[key] = SpecialSet(_key(tiles), tuple(rack), key[1], verdict.value, shape, rule)
+            tiles_key = _key(tiles)
+            found[key] = SpecialSet(tiles_key, tuple(rack), key[1], _opening_value(tiles_key, pos.edition.name), shape, rule)
 
 
 def _variants(pos: Position, combo: tuple[SpecialSet, ...], pool: _Pool) -> list[tuple[SpecialSet, ...]]:
@@ -624,10 +647,7 @@ def _combinations(
     set_have[TABLE] = Counter(t for s in pos.table_sets_in if not any(x.is_joker for x in s) for t in s)
     holds_special = {k: any(_is_special(t) for t in s) for k, s in enumerate(pos.table_sets_in)}
     specials_of = [Counter(t for t in s if _is_special(t)) for s in pos.table_sets_in]
-    racks = [Counter(c.rack) for c in found]
     takes = [Counter(c.taken) for c in found]
-    out: list[tuple[SpecialSet, ...]] = []
-    cut = False
     most = sum(1 for t in pos.rack_in if _is_special(t)) + sum(
         1 for s in pos.table_sets_in for t in s if _is_special(t)
     )
@@ -642,6 +662,14 @@ def _combinations(
                     return False
         return True
 
+    if most == 1:
+        # one special joker: each set alone, whose sourcing the pool supplies by construction
+        alone = [(c,) for c, taken in zip(found, takes) if complete([c], taken)]
+        return alone[:MAX_COMBINATIONS], len(alone) > MAX_COMBINATIONS
+
+    racks = [Counter(c.rack) for c in found]
+    out: list[tuple[SpecialSet, ...]] = []
+    cut = False
     # which pairs of sets could lie together (each tile used at most as often as it exists):
     # the walk below goes only through sets that fit every one chosen, then checks the counts
     uses = [{("rack", t): n for t, n in racks[i].items()} | dict(takes[i]) for i in range(len(found))]
@@ -657,7 +685,7 @@ def _combinations(
             users[r][n] |= 1 << i
     everyone = (1 << len(found)) - 1
     fits = [0] * len(found)
-    for i in range(len(found) if most > 1 else 0):  # one special joker: no two sets go together
+    for i in range(len(found)):
         _check(deadline)
         clash = 1 << i
         for r, n in uses[i].items():
@@ -773,7 +801,7 @@ def solve(
             # each bounds the rest, so the lowest of them does: the family's first (one walk
             # for many rests), the rest's own where that does not settle it
             tighter = _neg(neg[:3])
-            most = families(key, best_score) if families is not None else None
+            most = families(key, best_score, tighter[2]) if families is not None else None
             if most is not None:
                 tighter = min(tighter, most[:2] + (min(most[2], tighter[2]),))
             if tighter > best_score:
@@ -843,17 +871,32 @@ def _marked(pos: Position, combo: tuple[SpecialSet, ...]) -> int:
 
 def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
     rack = _key([t for c in combo for t in c.rack])
-    taken = tuple(sorted(((k, t) for c in combo for k, t in c.taken), key=lambda x: (x[0], str(x[1]))))
-    return rack, taken
+    return rack, _taken_key([x for c in combo for x in c.taken])
+
+
+def _taken_key(taken) -> tuple[tuple[int, Tile], ...]:  # type: ignore[no-untyped-def]
+    """(source, tile) pairs in one order (by source, then the tile's name), as a key."""
+    return tuple(sorted(taken, key=_source_order))
+
+
+_NAMES: dict[Tile, str] = {}
+
+
+def _source_order(x: tuple[int, Tile]) -> tuple[int, str]:
+    name = _NAMES.get(x[1])
+    if name is None:
+        name = _NAMES[x[1]] = str(x[1])
+    return x[0], name
 
 
 def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[tuple], tuple[int, int, int]]:
     """What a rest can reach at best: the special sets' rack tiles and every rack tile left that
-    a plain set could hold (by :func:`_could_play`), given the tiles the special sets leave
+    a plain set could hold (by :func:`_plain_reach`), given the tiles the special sets leave
     (``per_rest``) or given the whole table and rack (cheaper, and as true: a rest has less)."""
     everything = Counter(t for s in pos.table_sets_in for t in s if not _is_special(t))
     everything += Counter(t for t in pos.rack_in if not _is_special(t))
-    playable = {t for t in everything if _could_play(t, everything, _jokers(everything), pos.edition)}
+    reach = _plain_reach(everything, pos.edition)
+    playable = {t for t in everything if reach(t)}
     # what every rest has at most: the rack's plain tiles and those of the sets without
     # special jokers (a set holding one gives the rest its tiles only when it is broken)
     holds = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
@@ -898,14 +941,26 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
                 play = rack_playable + [t for t in used if t not in playable]
                 by_rack[used] = part_score(pos, play, objective)[:2]
             return *by_rack[used], whole
-        left = rack - Counter(used)
-        pool = base - Counter(t for t in used if not _is_special(t))
+        # counted in place (each count stays at least 0: the special sets take what the rack
+        # and the table hold); Counter arithmetic, which makes a new Counter each time, cost
+        # as much as the rest of the bound
+        left, pool = rack.copy(), base.copy()
+        for t in used:
+            left[t] -= 1
+            if not _is_special(t):
+                pool[t] -= 1
         for k in broken:
             if holds[k]:
-                pool.update(t for t in pos.table_sets_in[k] if not _is_special(t))
-        pool -= Counter(t for _, t in key[1] if not _is_special(t))
-        jokers = _jokers(pool)
-        rest = [t for t in left.elements() if t in playable and _could_play(t, pool, jokers, pos.edition)]
+                for t in pos.table_sets_in[k]:
+                    if not _is_special(t):
+                        pool[t] += 1
+        for _, t in key[1]:
+            if not _is_special(t):
+                pool[t] -= 1
+        reach = _plain_reach(pool, pos.edition)
+        if any(n > left.get(t, 0) and t.joker is None and not reach(t) for t, n in pool.items()):
+            return UNPLAYABLE  # a table tile that no plain set can hold: no rest lays it out
+        rest = [t for t in left.elements() if t in playable and reach(t)]
         return part_score(pos, [*used, *rest], objective, whole)
 
     return bound
@@ -913,7 +968,7 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
 
 def _family_bounds(
     pos: Position, opened: bool, objective: Objective, rests: dict[tuple, list]
-) -> Callable[[tuple, tuple[int, int, int]], tuple[int, int, int] | None] | None:
+) -> Callable[[tuple, tuple[int, int, int], int], tuple[int, int, int] | None] | None:
     """The bound of each rest's family (:class:`FamilyBound`: the rests whose special sets take
     the same rack tiles) on the whole play's score, given the best score so far (its walks
     prune below what the family must reach to beat it); ``None`` per rest where the family has
@@ -939,43 +994,61 @@ def _family_bounds(
         return table
 
     def made_for(rack: tuple) -> tuple[FamilyBound, int]:
-        """The family's bound and its old sets outside the core (each counted as kept)."""
+        """The family's bound and its number of core sets."""
         keys = keys_of[rack]
         # a table tile of a kind taken from TABLE may come from any set holding one (the
         # sourcings of :func:`_variants`): no such set is in the core
         gone = {t for key in keys for k, t in key[1] if k == TABLE}
         core = [s for k, s in enumerate(sets) if not holds[k] and not gone.intersection(s)]
         left = list((Counter(pos.rack_in) - Counter(rack)).elements())
-        return FamilyBound(pos, left, [table_of(k) for k in keys], core, objective), len(sets) - len(core)
+        return FamilyBound(pos, left, [table_of(k) for k in keys], core, objective), len(core)
 
-    def family(key: tuple, best: tuple[int, int, int]) -> tuple[int, int, int] | None:
+    def family(key: tuple, best: tuple[int, int, int], kept: int) -> tuple[int, int, int] | None:
+        """``kept``: old sets the rest keeps at most, whatever its play (the cheap bound's:
+        the sets its special sets break and those a tile taken from :data:`TABLE` must leave
+        are never kept, and all of them lie outside the core), so that the sets outside the
+        core count as kept only up to ``kept`` less the core, not all of them: the walk must
+        then keep more of the core to beat the best play, and proves at once it cannot more
+        often (a rest whose special sets break the special joker's old set never keeps it)."""
         rack = key[0]
         if rack not in made:
             made[rack] = made_for(rack)
-        bound, outside = made[rack]
-        mine = part_score(pos, list(rack), objective, outside)
+        bound, core = made[rack]
+        mine = part_score(pos, list(rack), objective, kept - core)
         most = bound.at_most(less(best, mine))
         return None if most is None else (mine[0] + most[0], mine[1] + most[1], mine[2] + most[2])
 
     return family
 
 
-def _jokers(pool: Counter) -> int:
-    return sum(n for t, n in pool.items() if t.is_joker)
+def _plain_reach(pool: Counter, ed: Edition) -> Callable[[Tile], bool]:
+    """Whether a plain set of ``pool`` could hold a tile of it: a necessary test (a group of
+    three colours of its number, or a run of three around it, the pool's plain jokers filling
+    the gaps). The pool is read once, so that asking it for every rack tile of every rest
+    costs a look-up per tile, not a pass over the pool."""
+    jokers = 0
+    kinds: set[tuple] = set()  # (number, colour) of every numbered tile in the pool
+    for t, n in pool.items():
+        if n > 0:
+            if t.joker is None:
+                kinds.add((t.number, t.colour))
+            else:
+                jokers += n
+    colours: Counter = Counter(number for number, _ in kinds)
+    low_end, high_end = ed.min_number, ed.max_number
 
-
-def _could_play(t: Tile, pool: Counter, jokers: int, ed: Edition) -> bool:
-    """Whether a plain set of ``pool`` (which holds ``t``) could hold ``t``: a necessary test."""
-    if t.is_joker:
-        return any(not x.is_joker for x in pool)
-    colours = {x.colour for x in pool if not x.is_joker and x.number == t.number}
-    if len(colours) + jokers >= 3:
-        return True
-    for low in range(max(ed.min_number, t.number - 2), min(t.number, ed.max_number - 2) + 1):  # type: ignore[operator]
-        missing = sum(1 for n in range(low, low + 3) if not pool[Tile(number=n, colour=t.colour)])
-        if missing <= jokers:
+    def could_play(t: Tile) -> bool:
+        if t.joker is not None:
+            return bool(kinds)
+        n, c = t.number, t.colour
+        if colours[n] + jokers >= 3:
             return True
-    return False
+        for low in range(max(low_end, n - 2), min(n, high_end - 2) + 1):  # type: ignore[operator]
+            if ((low, c) not in kinds) + ((low + 1, c) not in kinds) + ((low + 2, c) not in kinds) <= jokers:
+                return True
+        return False
+
+    return could_play
 
 
 def _with(

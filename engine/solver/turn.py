@@ -88,7 +88,7 @@ def criterion_weights(pos: Position, objective: Objective) -> tuple[int, int]:
     """
     jokers = sum(pos.rack_jokers.values())
     max_tiles = sum(pos.rack_count) + jokers
-    rack_value = sum(pos.number_of(i) * c for i, c in enumerate(pos.rack_count))
+    rack_value = sum(pos.number_of(i) * c for i, c in enumerate(pos.rack_count) if c)
     max_value = rack_value + pos.rules.joker_penalty * jokers
     second_max = max_value if objective is Objective.TILES else max_tiles
     w2 = len(pos.sets) + 1
