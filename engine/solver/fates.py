@@ -300,6 +300,8 @@ def _landings_of(pos: Position, combo: tuple[Fate, ...], freed: list[int]) -> li
     jokers = Counter({k: n for k, n in pos.rack_jokers.items() if n})
     out: list[Landing] = [(((a, b), tiles),) for tiles in landings(pos, combo[a], also=combo[b])]
 
+    have = rack + Counter({("joker", k): n for k, n in jokers.items()})
+
     def needs(tiles: tuple[Tile, ...]) -> Counter:
         return Counter(("joker", pos.joker_key(t)) if t.is_joker else pos.index(t) for t in tiles)
 
@@ -307,14 +309,13 @@ def _landings_of(pos: Position, combo: tuple[Fate, ...], freed: list[int]) -> li
         # each fits the rack alone: only the tiles (and jokers) both take can run short
         return all(n + more[i] <= have[i] for i, n in need.items() if i in more)
 
-    have = rack + Counter({("joker", k): n for k, n in jokers.items()})
     # each joker's new sets listed once (and what they take), not once per set of the other;
     # a pair asked without Counter sums (those were a tenth of a late-game hint's search)
     seconds = [(second, needs(second)) for second in landings(pos, combo[b], replaced=combo[a].replaced_by)]
     for first in landings(pos, combo[a], replaced=combo[b].replaced_by):
-        numbered = needs(first)
+        need = needs(first)
         for second, more in seconds:
-            if both_fit(numbered, more):
+            if both_fit(need, more):
                 out.append((((a,), first), ((b,), second)))
                 if len(out) > MAX_LANDINGS:
                     return None

@@ -48,7 +48,7 @@ import heapq
 import itertools
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -874,7 +874,7 @@ def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
     return rack, _taken_key([x for c in combo for x in c.taken])
 
 
-def _taken_key(taken) -> tuple[tuple[int, Tile], ...]:  # type: ignore[no-untyped-def]
+def _taken_key(taken: Iterable[tuple[int, Tile]]) -> tuple[tuple[int, Tile], ...]:
     """(source, tile) pairs in one order (by source, then the tile's name), as a key."""
     return tuple(sorted(taken, key=_source_order))
 
