@@ -34,11 +34,15 @@ BORDER = 0.12
 FACE_SAMPLE = (24, 32)
 
 
+def _inner(crop_bgr: np.ndarray) -> np.ndarray:
+    """A face crop without its ``BORDER`` (the tile's edge, and the table past it)."""
+    h, w = crop_bgr.shape[:2]
+    return crop_bgr[int(h * BORDER): h - int(h * BORDER), int(w * BORDER): w - int(w * BORDER)]
+
+
 def plastic_colour(crop_bgr: np.ndarray) -> np.ndarray:
     """The (B, G, R) of a face's plastic in one upright tile crop."""
-    h, w = crop_bgr.shape[:2]
-    inner = crop_bgr[int(h * BORDER): h - int(h * BORDER), int(w * BORDER): w - int(w * BORDER)]
-    pixels = inner.reshape(-1, 3).astype(np.float32)
+    pixels = _inner(crop_bgr).reshape(-1, 3).astype(np.float32)
     level = pixels.mean(axis=1)
     low, high = np.percentile(level, [55, 95])
     plastic = pixels[(level >= low) & (level <= high)]
@@ -86,9 +90,7 @@ def ink_blueness(crop_bgr: np.ndarray) -> float:
     at most 0.14 for every black tile found on the held-out real photos, under a warm cast, at
     gamma 2.2, blurred and at 640 px, and on both generated prints; blue ink's median 0.7-1.3,
     its 5th percentile 0.2-0.75 (``benchmarks/ink_colour.py``)."""
-    h, w = crop_bgr.shape[:2]
-    inner = crop_bgr[int(h * BORDER): h - int(h * BORDER), int(w * BORDER): w - int(w * BORDER)]
-    relative = inner.reshape(-1, 3).astype(np.float32) / np.maximum(plastic_colour(crop_bgr), 1.0)
+    relative = _inner(crop_bgr).reshape(-1, 3).astype(np.float32) / np.maximum(plastic_colour(crop_bgr), 1.0)
     level = relative.mean(axis=1)
     ink = relative[level <= np.percentile(level, INK_PERCENT)].mean(axis=0)
     return float((ink[0] - ink[2]) / max(1.0 - float(ink.mean()), 0.05))
