@@ -135,3 +135,33 @@ def test_fonts_come_from_the_system_packages():
     fonts = tile_fonts()
     assert len(fonts) >= 2
     assert all(str(f).startswith("/usr/") and f.is_file() for f in fonts)
+
+
+def test_the_pressman_print_has_teal_blue_a_dot_under_6_and_9_and_an_emblem_joker():
+    """The kept-back photos' US print (issue 15) is among the generated ones, with what tells
+    it apart: a blue nearer teal than the other prints' blue, a dot under 6 and 9 and no other
+    number, and a joker that is a picture, not a face or a letter."""
+    from rummi.datasets.synth.styles import POOL_SIZE, style_pool
+    from rummi.datasets.synth.tile_art import EMBLEM_DESIGNS, INK_RGB, render_face
+
+    styles = style_pool()
+    pressman = [s for s in styles if s.printing == "pressman"]
+    assert pressman and all(s.printing != "pressman" for s in styles[:POOL_SIZE])
+    for style in pressman:
+        red, green, blue = style.ink("b")
+        assert green / blue > 0.7 > INK_RGB["b"][1] / INK_RGB["b"][2]  # teal, not mid blue
+        assert style.joker_design in EMBLEM_DESIGNS
+    marked = next(s for s in pressman if s.mark_6_9)
+
+    def ink_rows(notation: str) -> np.ndarray:
+        face = render_face(notation, marked)
+        grey = face[..., :3].astype(np.float32).mean(axis=2)
+        inked = (grey < 170) & (face[..., 3] > 200)
+        inked[:, :12] = inked[:, -12:] = inked[:12] = inked[-12:] = False  # the bevel
+        return np.flatnonzero(inked.any(axis=1))
+
+    for notation in ("b6", "b9"):
+        rows = ink_rows(notation)
+        assert np.diff(rows).max() >= 3, f"{notation}: no separate mark under the number"
+    rows = ink_rows("b8")
+    assert np.diff(rows).max() < 3  # one block of ink: no mark

@@ -20,7 +20,7 @@ from rummi.datasets.synth.compose import Canvas, Placement
 from rummi.datasets.synth.distractors import add_distractors
 from rummi.datasets.synth.layouts import SCENE_KINDS, SCENE_WEIGHTS, Layout, RackGeometry, make_layout
 from rummi.datasets.synth.real_tiles import RealTile
-from rummi.datasets.synth.styles import style_pool
+from rummi.datasets.synth.styles import POOL_SIZE, PRESSMAN_POOL_SIZE, PRESSMAN_SHARE, style_pool
 from rummi.datasets.synth.tile_art import TileStyle, render_face
 
 OUTPUT_SIZES = ((640, 480), (800, 600), (1000, 750))  # w, h (landscape); 35% are turned portrait
@@ -28,6 +28,8 @@ OUTPUT_SIZE_WEIGHTS = (0.35, 0.4, 0.25)
 PLANE_MARGIN = 1.35
 #: A tile is labelled when at least this share of its face shows (and at least MIN_VISIBLE_PX).
 MIN_VISIBLE_FRACTION = 0.3
+#: The third number of the seed of the stream that draws a scene's print.
+PRINT_STREAM = 1
 MIN_VISIBLE_PX = 30
 
 
@@ -69,7 +71,11 @@ class FaceCache:
 _FACES = FaceCache()
 
 
-def render_scene(seed: int, index: int, bank: Sequence[RealTile] = (), kind: str | None = None) -> RenderedScene:
+def render_scene(seed: int, index: int, bank: Sequence[RealTile] = (), kind: str | None = None,
+                 pressman_share: float = PRESSMAN_SHARE) -> RenderedScene:
+    """Scene ``index`` of the dataset ``seed``. ``pressman_share``: the chance its box is of the
+    pressman print rather than a classic or modern one (the benchmark asks for 0 or 1 to
+    render each print's scenes on the same layouts)."""
     rng = np.random.default_rng([seed, index])
     ow, oh = OUTPUT_SIZES[int(rng.choice(len(OUTPUT_SIZES), p=OUTPUT_SIZE_WEIGHTS))]
     if rng.random() < 0.35:
@@ -82,7 +88,12 @@ def render_scene(seed: int, index: int, bank: Sequence[RealTile] = (), kind: str
     layout = make_layout(rng, plane, out, kind)
 
     styles = style_pool()
-    style_index = int(rng.integers(len(styles)))
+    style_index = int(rng.integers(POOL_SIZE))
+    # Whether the box is a pressman one is drawn from a stream of its own, so every other draw
+    # of the scene (layout, light, camera) is what it was before that print existed.
+    print_rng = np.random.default_rng([seed, index, PRINT_STREAM])
+    if print_rng.random() < pressman_share:
+        style_index = POOL_SIZE + int(print_rng.integers(PRESSMAN_POOL_SIZE))
     real_share = float(rng.choice([0.0, 0.4, 0.7, 1.0], p=[0.2, 0.25, 0.3, 0.25])) if bank else 0.0
     by_notation = _bank_index(bank)
     light = rng.normal(0, 1, 2)

@@ -5,7 +5,11 @@ Two printings, after the tiles we have seen:
 * ``classic``: cream plastic, a lighter disc behind a big number in the upper middle, the
   brand name faint at the bottom (the "Original Rummikub" of the real photos);
 * ``modern``: flat white print, a bigger number, an embossed logo at the bottom edge and, in
-  some boxes, a bar under 6 and 9 so they cannot be confused.
+  some boxes, a bar under 6 and 9 so they cannot be confused;
+* ``pressman``: after the US boxes (issue 15's kept-back print): ivory plastic, no disc and no
+  brand mark, a teal blue instead of the others' mid blue, a dot under 6 and 9, and a butterfly
+  or a sun for the joker. Each of its styles mixes its own inks a little, so no one shade of
+  any colour is the only one a reader sees.
 
 Jokers get a face (several designs) in the colour of their kind: black or red for the plain
 joker; Expert's four in their colour; Twist's four told apart by colour as the rules say
@@ -47,6 +51,8 @@ JOKER_RGB: dict[str, tuple[int, int, int]] = {
     "Jr": (214, 36, 58),
 }
 JOKER_DESIGNS = ("smiley", "filled", "jester", "letter")
+#: The joker pictures of the pressman print (drawn by `_draw_emblem`).
+EMBLEM_DESIGNS = ("butterfly", "sun")
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,15 @@ class TileStyle:
     yellow: bool  # orange slot printed yellow
     joker_design: str
     number_scale: float = 1.0
+    #: "bar" or "dot": how 6 and 9 are marked when ``mark_6_9``.
+    mark_shape: str = "bar"
+    #: (colour letter, RGB) pairs that replace :data:`INK_RGB` for this box; a tuple, so the
+    #: style stays hashable.
+    inks: tuple[tuple[str, tuple[int, int, int]], ...] = ()
+
+    def ink(self, letter: str) -> tuple[int, int, int]:
+        """The RGB this box prints colour ``letter`` in."""
+        return dict(self.inks).get(letter, INK_RGB[letter])
 
 
 def render_face(notation: str, style: TileStyle) -> np.ndarray:
@@ -74,7 +89,7 @@ def render_face(notation: str, style: TileStyle) -> np.ndarray:
         letter = notation[0]
         if letter == "o" and style.yellow:
             letter = "y"
-        _draw_number(draw, notation[1:], INK_RGB[letter], w, h, style)
+        _draw_number(draw, notation[1:], style.ink(letter), w, h, style)
     _draw_brand(draw, w, h, style)
     image = image.resize(SPRITE_SIZE, Image.LANCZOS)
     rgba = np.asarray(image, dtype=np.uint8)
@@ -123,14 +138,17 @@ def _fit_font(text: str, font_path: Path, max_w: float, max_h: float) -> ImageFo
 
 def _draw_number(draw: ImageDraw.ImageDraw, digits: str, ink: tuple[int, int, int], w: int, h: int,
                  style: TileStyle) -> None:
-    centre_y = h * (0.37 if style.printing == "classic" else 0.42)
-    height = h * (0.29 if style.printing == "classic" else 0.38) * style.number_scale
+    centre_y = h * {"classic": 0.37, "pressman": 0.40}.get(style.printing, 0.42)
+    height = h * {"classic": 0.29, "pressman": 0.32}.get(style.printing, 0.38) * style.number_scale
     width = w * (0.48 if len(digits) == 1 else 0.74)
     font = _fit_font(digits, style.font, width, height)
     x0, y0, x1, y1 = draw.textbbox((0, 0), digits, font=font)
     x, y = w / 2 - (x0 + x1) / 2, centre_y - (y0 + y1) / 2
     draw.text((x, y), digits, font=font, fill=ink + (255,))
-    if style.mark_6_9 and digits in ("6", "9"):
+    if style.mark_6_9 and digits in ("6", "9") and style.mark_shape == "dot":
+        r, dot_y = h * 0.022, y + y1 + h * 0.05
+        draw.ellipse((w / 2 - r, dot_y - r, w / 2 + r, dot_y + r), fill=ink + (255,))
+    elif style.mark_6_9 and digits in ("6", "9"):
         bar_y = y + y1 + h * 0.03
         bar_w = (x1 - x0) * 0.7
         draw.rounded_rectangle((w / 2 - bar_w / 2, bar_y, w / 2 + bar_w / 2, bar_y + h * 0.025),
@@ -138,7 +156,10 @@ def _draw_number(draw: ImageDraw.ImageDraw, digits: str, ink: tuple[int, int, in
 
 
 def _draw_brand(draw: ImageDraw.ImageDraw, w: int, h: int, style: TileStyle) -> None:
-    """A faint mark at the bottom: printed name (classic) or an embossed logo (modern)."""
+    """A faint mark at the bottom: printed name (classic) or an embossed logo (modern); the
+    pressman print has none."""
+    if style.printing == "pressman":
+        return
     if style.printing == "classic":
         font = _fit_font("Rummikub", style.font, w * 0.6, h * 0.07)
         x0, y0, x1, y1 = draw.textbbox((0, 0), "Rummikub", font=font)
@@ -169,6 +190,11 @@ def _draw_joker(image: Image.Image, draw: ImageDraw.ImageDraw, notation: str, w:
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ink + (255,))
         _face(draw, cx, cy, r * 0.8, style.body_rgb, style, "filled")
         return
+    if design in EMBLEM_DESIGNS:
+        _draw_emblem(draw, cx, cy, r, ink, style.body_rgb, design)
+        if notation == "Jm":
+            draw.line((cx, cy - r * 1.1, cx, cy + r * 1.1), fill=ink + (255,), width=max(2, int(w * 0.02)))
+        return
     if design == "letter":
         font = _fit_font("J", style.font, w * 0.5, h * 0.36)
         x0, y0, x1, y1 = draw.textbbox((0, 0), "J", font=font)
@@ -181,6 +207,28 @@ def _draw_joker(image: Image.Image, draw: ImageDraw.ImageDraw, notation: str, w:
     _face(draw, cx, cy, r, ink, style, design)
     if notation == "Jm":  # mirror: a line down the middle of the face
         draw.line((cx, cy - r * 1.1, cx, cy + r * 1.1), fill=ink + (255,), width=max(2, int(w * 0.02)))
+
+
+def _draw_emblem(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: tuple[int, int, int],
+                 body: tuple[int, int, int], design: str) -> None:
+    """A butterfly (four wings round a body) or a sun (a disc in a ring of rays), in ``ink``."""
+    fill = ink + (255,)
+    if design == "butterfly":
+        for side in (-1, 1):
+            upper = (cx + side * r * 0.55, cy - r * 0.35)
+            lower = (cx + side * r * 0.42, cy + r * 0.45)
+            draw.ellipse((upper[0] - r * 0.48, upper[1] - r * 0.42, upper[0] + r * 0.48, upper[1] + r * 0.42), fill=fill)
+            draw.ellipse((lower[0] - r * 0.33, lower[1] - r * 0.3, lower[0] + r * 0.33, lower[1] + r * 0.3), fill=fill)
+        draw.rounded_rectangle((cx - r * 0.09, cy - r * 0.75, cx + r * 0.09, cy + r * 0.8), int(r * 0.08),
+                               fill=fill, outline=body + (255,), width=max(1, int(r * 0.04)))
+        for side in (-1, 1):
+            draw.line((cx, cy - r * 0.7, cx + side * r * 0.3, cy - r * 1.1), fill=fill, width=max(2, int(r * 0.05)))
+        return
+    rays = [(cx + r * (1.0 if k % 2 == 0 else 0.62) * np.cos(a), cy + r * (1.0 if k % 2 == 0 else 0.62) * np.sin(a))
+            for k, a in enumerate(np.linspace(0, 2 * np.pi, 25)[:-1])]
+    draw.polygon(rays, fill=fill)
+    draw.ellipse((cx - r * 0.5, cy - r * 0.5, cx + r * 0.5, cy + r * 0.5), fill=body + (255,))
+    draw.ellipse((cx - r * 0.4, cy - r * 0.4, cx + r * 0.4, cy + r * 0.4), fill=fill)
 
 
 def _face(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: tuple[int, int, int],
