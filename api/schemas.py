@@ -169,7 +169,7 @@ class ScanResponse(Model):
     uncertain: list[int] = Field(description="Tiles read with low confidence: worth a look.")
     advice: list[str] = Field(
         default_factory=list,
-        description='What would make a better photo ("hold steady", "more light"); empty when it was good.',
+        description='What would make a better photo ("hold steady", "more light", "come closer"); empty when it was good.',
     )
     table: list[list[str]] = Field(
         description="The sets as tiles (unread tiles left out).", examples=[[["r5", "r6", "r7"], ["b3", "b4", "b5"]]]

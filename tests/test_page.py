@@ -289,6 +289,21 @@ def blurred(photo: Path, target: Path, kernel: int = 21, gain: float = 1.0) -> P
     return target
 
 
+def test_a_far_photo_says_come_closer(page, tmp_path: Path) -> None:
+    """A table photo whose tiles are about 20 px: the page says to come closer, not to hold
+    steady (the photo is still; its tiles are too few pixels), and every tile is unsure."""
+    import cv2
+
+    image = cv2.imread(str(PHOTOS / "table-wood.jpg"))
+    far = tmp_path / "far.jpg"
+    cv2.imwrite(str(far), cv2.resize(image, (image.shape[1] // 4, image.shape[0] // 4), interpolation=cv2.INTER_AREA))
+    upload(page, far)
+    page.wait_for_selector("#table-sets li", timeout=30_000)
+    assert page.locator("#stage-text").inner_text().startswith("Tiles too small to read surely — come closer")
+    assert page.evaluate("window.__rummi.state.scan.uncertain.length") == page.evaluate("window.__rummi.state.scan.tiles.length")
+    screenshot(page, tmp_path, "far-photo")
+
+
 def test_a_blurred_photo_says_so_and_marks_the_unsure_tiles_in_the_sets(page, tmp_path: Path) -> None:
     upload(page, blurred(PHOTOS / "table-wood.jpg", tmp_path / "blurred.jpg"))
     page.wait_for_selector("#table-sets li", timeout=30_000)

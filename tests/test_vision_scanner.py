@@ -268,6 +268,20 @@ def test_a_shaken_photo_says_hold_steady_and_no_read_is_sure(scanner: Scanner) -
     assert "hold steady" in result.describe() and result.to_json("x")["advice"] == ["hold steady"]
 
 
+def test_a_far_photo_says_come_closer_not_hold_steady_and_no_read_is_sure(scanner: Scanner) -> None:
+    """The sample shrunk until its tiles are about 20 px: the photo is still, its tiles too few
+    pixels (a sharp face that small measures soft). Half as small, it reads as it should."""
+    photo = load_image(SETS)
+    height, width = photo.shape[:2]
+    far = cv2.resize(photo, (width // 4, height // 4), interpolation=cv2.INTER_AREA)
+    result = scanner.scan(far)
+    assert result.advice == ["come closer"] and result.quality.tile_px < 22
+    assert result.uncertain == list(range(len(result.found))) and len(result.found) > 0
+    assert "too far" in result.describe() and result.to_json("x")["advice"] == ["come closer"]
+    nearer = scanner.scan(cv2.resize(photo, (width // 2, height // 2), interpolation=cv2.INTER_AREA))
+    assert nearer.advice == [] and not nearer.uncertain
+
+
 def test_a_dark_photo_says_more_light(scanner: Scanner) -> None:
     dark = (load_image(SETS).astype(np.float32) * 0.15).astype(np.uint8)
     result = scanner.scan(dark)

@@ -41,7 +41,7 @@ READER_FOLDER = "tile-reader"
 #: flags none there; on the robustness variants it leaves at most 1.6 wrong reads per 200 tiles
 #: unflagged (benchmarks/vision_robustness.py).
 UNCERTAIN_BELOW = 0.7
-_TOO = {"hold steady": "blurred", "more light": "dark"}
+_TOO = {"hold steady": "blurred", "more light": "dark", "come closer": "far"}
 
 
 @dataclass(frozen=True)
@@ -49,8 +49,8 @@ class ScanResult:
     """Everything one photo told: the tiles (``found``), their layout and what is unsure.
 
     Indices in ``layout`` and ``uncertain`` point into ``found``. ``quality`` says whether the
-    photo was sharp and bright enough (its ``advice``: "hold steady", "more light"); when it
-    was not, every tile is uncertain.
+    photo was sharp, bright and close enough (its ``advice``: "hold steady", "more light",
+    "come closer"); when it was not, every tile is uncertain.
     """
 
     found: TileDetections
@@ -93,7 +93,7 @@ class ScanResult:
         """The documented output of ``rummi scan --json`` for one photo.
 
         ``uncertain`` lists indices into ``tiles``; ``advice`` what would make a better photo
-        (``"hold steady"``, ``"more light"``; empty when none is needed).
+        (``"hold steady"``, ``"more light"``, ``"come closer"``; empty when none is needed).
         """
         labels, confidence = self.found.labels, self.found.confidence
         return {
@@ -167,7 +167,7 @@ class Scanner:
         found = self.finder.find(image_bgr)
         # The faces found are the photo's white reference: a colour cast is turned back into
         # the colours plastic has, and tiles are looked for again in the balanced photo.
-        gains = face_gains([warp_crop(image_bgr, c, FACE_SAMPLE) for c in self._judged(found)])
+        gains = face_gains([warp_crop(image_bgr, c, FACE_SAMPLE) for c in self._judged(found).corners])
         seen = image_bgr
         if self.balance and noticeable(gains):
             seen = balanced(image_bgr, gains)
@@ -186,7 +186,9 @@ class Scanner:
         on_rack[layout.rack or []] = True
         found = found.with_rack(on_rack)
         laid_at = time.perf_counter()
-        quality = assess([self.reader.crop(image_bgr, c) for c in self._judged(found)], image_bgr)
+        judged = self._judged(found)
+        quality = assess([self.reader.crop(image_bgr, c) for c in judged.corners], image_bgr,
+                         np.minimum(judged.widths, judged.heights))
         # Judged in the pixels the tiles were found in (a cut is measured against this photo's edge).
         uncertain = uncertain_tiles(found, (image_bgr.shape[1], image_bgr.shape[0]), self.uncertain_below,
                                     quality.readable)
@@ -223,7 +225,7 @@ class Scanner:
         return (None, None) if rack is None else (rack.on_ledge, rack.bar_between)
 
     @staticmethod
-    def _judged(found: TileDetections, most: int = 24) -> np.ndarray:
-        """Corners of the tiles the photo is judged by: the surest finds, at most ``most``."""
+    def _judged(found: TileDetections, most: int = 24) -> TileDetections:
+        """The tiles the photo is judged by: the surest finds, at most ``most``."""
         order = np.argsort(-found.find_confidence, kind="stable")[:most]
-        return found.corners[order]
+        return found[order]

@@ -4,7 +4,7 @@ With ``--json`` each photo gives one line, a JSON object (the contract other too
 
     {"image": "path", "tiles": [{"tile": "r7", "confidence": 0.97, "corners": [[x, y], ...]}, ...],
      "sets": [["r5", "r6", "r7"], ...], "rack": ["k1", ...] or null, "uncertain": [3, 7],
-     "advice": [] or ["hold steady"] / ["more light"]}
+     "advice": [] or ["hold steady"] / ["more light"] / ["come closer"]}
 
 ``corners`` are the tile's top-left, top-right, bottom-right and bottom-left as it reads, in
 pixels of the (EXIF-turned) photo; ``uncertain`` lists indices into ``tiles``; jokers are ``J``

@@ -173,7 +173,8 @@ async function showScan(result, photo, blob, next, look) {
 }
 
 // The first thing to say about a reading, and advice when the picture was poor: nothing found,
-// too dark (the thumbnail's mean grey), or many tiles read unsure (blur, glare, bad light).
+// tiles too small to read (the scan's own advice), too dark (the thumbnail's mean grey), or many
+// tiles read unsure (blur, glare, bad light).
 function describeReading(result, look) {
   const n = result.tiles.length, unsure = result.uncertain.length;
   if (!n) {
@@ -181,6 +182,9 @@ function describeReading(result, look) {
     return { text: warning, warning };
   }
   const text = `${n} tiles read${unsure ? `, ${unsure} unsure (dotted, marked ?): check them` : ""}.`;
+  if ((result.advice || []).includes("come closer")) {
+    return { text, warning: `Tiles too small to read surely — come closer and take another (${unsure} of ${n} tiles unsure).` };
+  }
   if ((look && look.dark) || (unsure >= 2 && unsure * 4 >= n)) {
     return { text, warning: `Too dark or blurry — hold steady and take another (${unsure} of ${n} tiles unsure).` };
   }
