@@ -31,9 +31,10 @@ Per variant:
   the scanner's unsure threshold, on a photo it did not call too blurred or dark) per 200
   labelled tiles;
 * right but flagged uncertain: tiles read right that the scan still marked uncertain (low
-  confidence, a box the photo's edge cuts, or a photo too blurred or dark): what the flags cost,
+  confidence, a box the photo's edge cuts, or a photo too blurred, dark or far): what the flags cost,
   since in /games and /play an uncertain spot turns an "illegal" verdict into "uncertain";
-* told to retake: photos the scan called too blurred or too dark ("hold steady", "more light");
+* told to retake: photos the scan called too blurred, too dark or too far ("hold steady",
+  "more light", "come closer");
 * where the errors come from (``--causes``): counted tiles the finder missed, boxes on no tile
   (false finds), tiles the finder found but the reader answered "not a tile" (refused) and
   found tiles read wrong (misreads), so a retraining aims at the stage
