@@ -9,7 +9,7 @@ every blue tile the scanner found (matched to its label; whatever it was read as
 that measure per set of photos, and how many cross ``vision.reader.INK_NOT_BLACK``: black tiles
 above it would be turned blue, blue ones below it are left to the reader. Photos: the held-out
 real photos (``rummi dataset real``) as they are and under a warm cast, gamma 2.2, motion blur
-and at 640 px (the robustness benchmark's variants), and the generated scenes of both prints.
+and at 640 px (the robustness benchmark's variants), and the generated scenes of every print.
 """
 
 from __future__ import annotations
