@@ -3,7 +3,7 @@
 A shaken or dark photo is read wrongly with confidence (a 9 px motion blur reads 3, 6, 8 and 9
 as 5), and a photo whose tiles are a few pixels wide has numbers of a few pixels, so the scan
 says what to do instead ("hold steady", "more light", "come closer") and marks its reads
-unsure. Both checks look only at the found tiles' faces, cut to the reader's crop size, never at
+unsure. Every check looks only at the found tiles' faces, cut to the reader's crop size, never at
 the table: a tile face is the one thing every photo has in common (a plain cream or white
 plastic plate with a printed number), whatever the table, cloth or rack around it, and at crop
 size it does not matter how large the tile was in the photo.
@@ -37,7 +37,8 @@ MIN_SHARPNESS = 4.0
 #: brightness faces are 64-90 and still read 0.994; at 20 % they are 33-46 and read 0.33.
 MIN_BRIGHTNESS = 55.0
 #: Below this median short side (pixels) the tiles are too small to read surely. On the
-#: generated scenes of the robustness benchmark (its seed, 40 per print, session 9) tiles under
+#: generated scenes of the robustness benchmark (its seed, 40 per print, session 9; sizes from
+#: their labelled outlines, the check itself reads the finder's boxes) tiles under
 #: 20 px read right 0.50 (modern print) and 0.88 (classic, pressman), and 0.88-0.97 from 20 to
 #: 24 px; the held-out real photos shrunk to 640 px have medians of 24.7 px and more, and read
 #: perfectly.

@@ -190,11 +190,6 @@ def _draw_joker(image: Image.Image, draw: ImageDraw.ImageDraw, notation: str, w:
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ink + (255,))
         _face(draw, cx, cy, r * 0.8, style.body_rgb, style, "filled")
         return
-    if design in EMBLEM_DESIGNS:
-        _draw_emblem(draw, cx, cy, r, ink, style.body_rgb, design)
-        if notation == "Jm":
-            draw.line((cx, cy - r * 1.1, cx, cy + r * 1.1), fill=ink + (255,), width=max(2, int(w * 0.02)))
-        return
     if design == "letter":
         font = _fit_font("J", style.font, w * 0.5, h * 0.36)
         x0, y0, x1, y1 = draw.textbbox((0, 0), "J", font=font)
@@ -204,8 +199,11 @@ def _draw_joker(image: Image.Image, draw: ImageDraw.ImageDraw, notation: str, w:
                 for k, a in enumerate(np.linspace(-np.pi / 2, 1.5 * np.pi, 11)[:-1])]
         draw.polygon(star, fill=ink + (255,))
         return
-    _face(draw, cx, cy, r, ink, style, design)
-    if notation == "Jm":  # mirror: a line down the middle of the face
+    if design in EMBLEM_DESIGNS:
+        _draw_emblem(draw, cx, cy, r, ink, style.body_rgb, design)
+    else:
+        _face(draw, cx, cy, r, ink, style, design)
+    if notation == "Jm":  # mirror: a line down the middle of the picture
         draw.line((cx, cy - r * 1.1, cx, cy + r * 1.1), fill=ink + (255,), width=max(2, int(w * 0.02)))
 
 
