@@ -330,6 +330,33 @@ def test_no_tiles_says_move_closer(page, tmp_path: Path) -> None:
     assert page.locator("#status-text").inner_text() == "No tiles found — move closer."
 
 
+#: The camera answers only when the test says so, as a slow phone camera does after a photo was chosen.
+HOLD_THE_CAMERA = """
+const ask = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+let release;
+const released = new Promise(resolve => { release = resolve; });
+window.__startTheCamera = () => release();
+navigator.mediaDevices.getUserMedia = async (constraints) => { await released; return ask(constraints); };
+"""
+
+
+def test_a_photo_chosen_while_the_camera_starts_stays_on_show(browser, api_server, tmp_path: Path) -> None:
+    """The camera becoming ready after a photo was read must not swap the reading for the video."""
+    with phone_page(browser, api_server, init_script=HOLD_THE_CAMERA) as page:
+        upload(page, PHOTOS / "table-wood.jpg")
+        shown = page.locator("#stage-text").inner_text()
+        assert shown != "Starting the camera…"
+        page.evaluate("window.__startTheCamera()")
+        camera_on(page)
+        assert page.locator("#stage-text").inner_text() == shown
+        assert not page.evaluate("document.querySelector('#stage').classList.contains('live')")
+        camera = page.locator("#camera")
+        assert camera.is_visible()
+        screenshot(page, tmp_path, "photo-before-camera")
+        camera.click()
+        assert page.locator("#stage-text").inner_text().startswith("Point at the table")
+
+
 #: The first camera request is refused, as when a user taps "Block"; later ones are allowed.
 REFUSE_CAMERA_ONCE = """
 const ask = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);

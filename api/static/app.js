@@ -39,7 +39,10 @@ async function startCamera() {
   $("#stage").style.aspectRatio = `${video.videoWidth} / ${video.videoHeight}`;
   $("#capture").disabled = false;
   $("#live").disabled = false;
-  showVideo();
+  // A photo uploaded while the camera was starting stays on show (the Camera button now offers the
+  // moving picture); only an empty stage switches to the video.
+  if (state.picture || state.busy) showStill();
+  else showVideo();
 }
 
 function stageNote(text, warning = false) {
