@@ -341,20 +341,31 @@ navigator.mediaDevices.getUserMedia = async (constraints) => { await released; r
 
 
 def test_a_photo_chosen_while_the_camera_starts_stays_on_show(browser, api_server, tmp_path: Path) -> None:
-    """The camera becoming ready after a photo was read must not swap the reading for the video."""
+    """The camera becoming ready after a photo was read must not swap the reading for the video,
+    nor give the photo's stage the video's shape (a square photo here, a wide camera)."""
+    import cv2
+
+    image = cv2.imread(str(PHOTOS / "table-wood.jpg"))
+    side = min(image.shape[:2])
+    square = tmp_path / "square.jpg"
+    cv2.imwrite(str(square), image[:side, :side])
+    stage_shape = "getComputedStyle(document.querySelector('#stage')).aspectRatio"
     with phone_page(browser, api_server, init_script=HOLD_THE_CAMERA) as page:
-        upload(page, PHOTOS / "table-wood.jpg")
+        upload(page, square)
         shown = page.locator("#stage-text").inner_text()
         assert shown != "Starting the camera…"
         page.evaluate("window.__startTheCamera()")
         camera_on(page)
         assert page.locator("#stage-text").inner_text() == shown
         assert not page.evaluate("document.querySelector('#stage').classList.contains('live')")
+        assert page.evaluate(stage_shape) == f"{side} / {side}"
         camera = page.locator("#camera")
         assert camera.is_visible()
         screenshot(page, tmp_path, "photo-before-camera")
         camera.click()
         assert page.locator("#stage-text").inner_text().startswith("Point at the table")
+        video = page.evaluate("[document.querySelector('#video').videoWidth, document.querySelector('#video').videoHeight]")
+        assert page.evaluate(stage_shape) == f"{video[0]} / {video[1]}"
 
 
 #: The first camera request is refused, as when a user taps "Block"; later ones are allowed.

@@ -36,12 +36,11 @@ async function startCamera() {
   video.srcObject = state.stream;
   await video.play().catch(() => {});
   await new Promise(resolve => (video.videoWidth ? resolve() : video.addEventListener("loadedmetadata", resolve, { once: true })));
-  $("#stage").style.aspectRatio = `${video.videoWidth} / ${video.videoHeight}`;
   $("#capture").disabled = false;
   $("#live").disabled = false;
   // A photo uploaded while the camera was starting stays on show (the Camera button now offers the
   // moving picture); only an empty stage switches to the video.
-  if (state.picture || state.busy) showStill();
+  if (state.picture) showStill();
   else showVideo();
 }
 
@@ -52,6 +51,9 @@ function stageNote(text, warning = false) {
 
 function showVideo() {
   state.showingVideo = true;
+  // The stage takes the video's shape back from the last still's (the camera may be 16:9, a photo 4:3).
+  const video = $("#video");
+  if (video.videoWidth) $("#stage").style.aspectRatio = `${video.videoWidth} / ${video.videoHeight}`;
   $("#stage").classList.add("live");
   $("#camera").hidden = true;
   stageNote(state.stream ? "Point at the table and press Capture, or turn on Live." : "");
