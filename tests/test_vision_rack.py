@@ -64,6 +64,15 @@ def test_on_a_dark_grey_table_the_strip_under_a_tile_is_just_table() -> None:
     assert not RackEvidence(image, found).on_ledge.any()
 
 
+def test_a_black_ledge_on_near_black_wood_still_stands_out_by_its_lack_of_colour() -> None:
+    # A generated rack on dark wood (level 25) was lost: the ledge is no darker than such a
+    # table, but the table is brown and the ledge grey, which the saturation test tells apart.
+    image, found = painted((25, 25, 28), (10, 22, 42))  # BGR: near-black brown wood
+    assert RackEvidence(image, found).on_ledge.all()
+    table, found = painted((10, 22, 42), (10, 22, 42))  # and that wood under the tiles is none
+    assert not RackEvidence(table, found).on_ledge.any()
+
+
 def test_the_same_rack_seen_from_across_the_table_still_stands_on_its_ledge() -> None:
     image, found = painted((25, 25, 28), (180, 180, 180))
     turned = cv2.rotate(image, cv2.ROTATE_180)

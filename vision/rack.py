@@ -6,7 +6,9 @@ its tiles stand on a ledge of dark, colourless plastic (black or dark grey on ev
 know) that runs along the bottom of each tier and hides the tiles' feet. Tables are wood, cloth,
 marble or plain colour; a dark *coloured* table (brown wood, also in a tile's shadow) is not
 grey, a light one not dark, and on a dark grey one the strip under a tile is no darker than the
-table around (the photo's outer band).
+table around (the photo's outer band). That last yardstick is asked only where the table around
+is itself grey: next to a coloured one, however dark (near-black wood), a colourless strip is
+already no table, and a rack on such a table was lost to it.
 
 So for each tile read, the darkest band of the strip just below its bottom edge *in its own
 frame* (where a rack's ledge is, whichever way the photo was taken, also from across the table;
@@ -47,6 +49,7 @@ MAX_LEDGE_LEVEL = 0.5
 MAX_LEDGE_SATURATION = 0.2
 #: ...and darker than what lies around the tiles (the photo's outer band, mostly table or
 #: background) by this much: on a dark grey or black table the strip under a tile is just table.
+#: Asked only where that band is grey itself (its saturation at most ``MAX_LEDGE_SATURATION``).
 MAX_LEDGE_VS_SURROUND = 0.6
 #: Width of the photo's outer band, as a share of its short side.
 SURROUND_BAND = 0.08
@@ -59,17 +62,17 @@ MIN_BAR_SHARE = 0.9
 GAP_SAMPLES = (32, 6)
 
 
-def surround_level(image_bgr: np.ndarray) -> float:
-    """Median brightness (mean of the channels) of the photo's outer band, leaving out pixels
-    black in all three channels: a photo turned or straightened by an app has such corners
-    (nothing was seen there), and counting them took a grey table for a black one."""
+def surround_colour(image_bgr: np.ndarray) -> np.ndarray:
+    """Median BGR colour (per channel) of the photo's outer band, leaving out pixels black in
+    all three channels: a photo turned or straightened by an app has such corners (nothing was
+    seen there), and counting them took a grey table for a black one."""
     step = max(1, min(image_bgr.shape[:2]) // 200)
     small = image_bgr[::step, ::step]
     band = max(1, int(SURROUND_BAND * min(small.shape[:2])))
     edges = np.concatenate([small[:band].reshape(-1, 3), small[-band:].reshape(-1, 3),
                             small[:, :band].reshape(-1, 3), small[:, -band:].reshape(-1, 3)])
     seen = edges[edges.max(axis=1) > 0]
-    return float(np.median(seen.astype(np.float32).mean(axis=1))) if len(seen) else 0.0
+    return np.median(seen.astype(np.float32), axis=0) if len(seen) else np.zeros(3, np.float32)
 
 
 def darkest_band(strips: np.ndarray) -> np.ndarray:
@@ -99,7 +102,9 @@ class RackEvidence:
         sample = np.linspace(0, len(found) - 1, min(len(found), 24)).round().astype(int)
         faces = [plastic_colour(warp_crop(image_bgr, found.corners[i], FACE_SAMPLE)) for i in sample]
         self._face_level = float(np.median(np.stack(faces), axis=0).mean())
-        self._surround = surround_level(image_bgr)
+        surround = surround_colour(image_bgr)[None]
+        self._surround = float(surround.mean())
+        self._surround_grey = bool(self._saturation(surround)[0] <= MAX_LEDGE_SATURATION)
         strips, where = [], []
         for i in range(len(found)):
             top_left, top_right, bottom_right, bottom_left = found.corners[i].astype(np.float32)
@@ -146,12 +151,16 @@ class RackEvidence:
     def _like_a_ledge(self, colours: np.ndarray) -> np.ndarray:
         """``(n,)`` bool for ``(n, 3)`` BGR colours: dark next to the faces, colourless, and
         darker than the photo's outer band (see the module's docstring)."""
-        brightest = colours.max(axis=1)
-        # Saturation over at least a quarter of the face's level: near-black pixels' hue is noise.
-        saturation = (brightest - colours.min(axis=1)) / np.maximum(brightest, max(0.25 * self._face_level, 1.0))
         level = colours.mean(axis=1)
-        return ((level <= MAX_LEDGE_LEVEL * self._face_level) & (saturation <= MAX_LEDGE_SATURATION)
-                & (level <= MAX_LEDGE_VS_SURROUND * self._surround))
+        unlike_table = (level <= MAX_LEDGE_VS_SURROUND * self._surround) | (not self._surround_grey)
+        return ((level <= MAX_LEDGE_LEVEL * self._face_level) & (self._saturation(colours) <= MAX_LEDGE_SATURATION)
+                & unlike_table)
+
+    def _saturation(self, colours: np.ndarray) -> np.ndarray:
+        """``(n,)`` saturation of ``(n, 3)`` BGR colours, over at least a quarter of the faces'
+        level: near-black pixels' hue is noise."""
+        brightest = colours.max(axis=1)
+        return (brightest - colours.min(axis=1)) / np.maximum(brightest, max(0.25 * self._face_level, 1.0))
 
     def _inside(self, quad: np.ndarray) -> bool:
         height, width = self._image.shape[:2]
