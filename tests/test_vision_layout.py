@@ -96,6 +96,19 @@ def test_a_tile_beside_the_rack_in_its_tier_is_on_it_and_a_table_set_stays_a_set
     assert [found.labels[i] for i in layout.rack] == ["b2", "b9", "r11", "k4"]
 
 
+def test_a_tile_put_on_the_rack_upside_down_is_still_on_it() -> None:
+    # Players slip a tile in turned round; it stands in its tier like the others (it fell to
+    # the table in four generated rack scenes).
+    tier = row(["b9", "b4", "b2", "k4"], 50, 300)
+    tier[1] = ("b4", tier[1][1], tier[1][2], 180)
+    found = scene(row(["r5", "r6", "r7"], 50, 50) + tier)
+    for turned_on_ledge in (True, False):
+        on_ledge = np.array([False] * 3 + [True, turned_on_ledge, True, True])
+        layout = lay_out(found, on_ledge=on_ledge)
+        assert labels_of(found, layout.sets) == [["r5", "r6", "r7"]]
+        assert [found.labels[i] for i in layout.rack] == ["b9", "b4", "b2", "k4"]
+
+
 def test_tiles_of_one_tier_far_apart_are_one_rack_where_its_bar_shows_between_them() -> None:
     # Two on a ledge, a gap of three tiles, then two more: no piece has three on a ledge.
     tier = row(["b2", "b9"], 50, 300) + row(["r11", "k4"], 50 + 5 * 31, 300)

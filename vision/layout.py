@@ -127,12 +127,12 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
     if on.sum() < MIN_TIER_LEDGES:
         return []
     up = found.up_vectors
-    mean_up = up[on].sum(axis=0)
-    if np.linalg.norm(mean_up) < 1e-6:
+    mean_up = _rack_up(up[on])
+    if mean_up is None:
         return []
-    mean_up = mean_up / np.linalg.norm(mean_up)
     right = np.array([-mean_up[1], mean_up[0]])
-    standing = np.flatnonzero(up @ mean_up >= np.cos(np.radians(MAX_TURN_DEGREES)))
+    # a tile put in upside down stands in its tier all the same (its number reads turned round)
+    standing = np.flatnonzero(np.abs(up @ mean_up) >= np.cos(np.radians(MAX_TURN_DEGREES)))
     seeds = standing[on[standing]]
     if len(seeds) < MIN_TIER_LEDGES:
         return []
@@ -163,6 +163,19 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
         if rack[t].any():
             grown[t] = True
     return sorted(int(i) for i in standing[grown | rack])
+
+
+def _rack_up(ups: np.ndarray) -> np.ndarray | None:
+    """The rack's up (a unit vector) from its ledge tiles' ups, or None when they agree on no
+    line: their mean as axes (a tile upside down lies along the same line as its neighbours,
+    so it must not pull the mean aside), pointing the way most of them point."""
+    doubled = np.arctan2(ups[:, 1], ups[:, 0]) * 2
+    mean = np.array([np.cos(doubled).sum(), np.sin(doubled).sum()])
+    if np.linalg.norm(mean) < 1e-6 * len(ups):
+        return None
+    angle = np.arctan2(mean[1], mean[0]) / 2
+    axis = np.array([np.cos(angle), np.sin(angle)])
+    return axis if (ups @ axis).sum() >= 0 else -axis
 
 
 def _side_by_side(standing: np.ndarray, across_of: np.ndarray, along_of: np.ndarray, heights: np.ndarray,
