@@ -73,6 +73,22 @@ def test_a_black_ledge_on_near_black_wood_still_stands_out_by_its_lack_of_colour
     assert not RackEvidence(table, found).on_ledge.any()
 
 
+def test_tiles_lying_in_a_shadow_on_a_grey_table_stand_on_no_ledge() -> None:
+    # A far overview with a dark shadow across a grey table: the table under the shadowed
+    # tiles is dark and grey next to the photo's lit faces, but not next to their own faces,
+    # which the shadow darkens as much (two generated overviews got a rack of four such tiles).
+    image = np.full((400, 300, 3), 150, np.uint8)
+    corners = np.stack([upright(x, y) for y in (80, 280) for x in (60, 150, 240)])
+    for quad in corners:
+        cv2.fillConvexPoly(image, quad.astype(np.int32), (196, 218, 228))
+    image[200:] = (image[200:] * 0.35).astype(np.uint8)  # the shadow over the lower row
+    found = TileDetections.from_corners(corners, np.ones(len(corners)))
+    assert not RackEvidence(image, found).on_ledge.any()
+    # while a black ledge under tiles in that shadow is still a ledge
+    image[307:325, 20:280] = (9, 9, 10)
+    assert RackEvidence(image, found).on_ledge.tolist() == [False] * 3 + [True] * 3
+
+
 def test_the_same_rack_seen_from_across_the_table_still_stands_on_its_ledge() -> None:
     image, found = painted((25, 25, 28), (180, 180, 180))
     turned = cv2.rotate(image, cv2.ROTATE_180)

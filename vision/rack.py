@@ -14,7 +14,8 @@ So for each tile read, the darkest band of the strip just below its bottom edge 
 frame* (where a rack's ledge is, whichever way the photo was taken, also from across the table;
 the band, not the whole strip, since a box may end a little above the tile's foot) is compared
 with the tiles' faces (the median plastic of up to 24 of them, so one tile in a shadow does not
-decide): a ledge is much darker than a face and has hardly any colour. The layout
+decide, or the tile's own face where that is darker: a shadow across a tile darkens the table
+under it as much): a ledge is much darker than a face and has hardly any colour. The layout
 (:func:`vision.layout.lay_out`) then takes the tiles standing on a ledge, and the tiles standing
 alike beside them in the same tiers, as the rack.
 
@@ -99,9 +100,12 @@ class RackEvidence:
         self.on_ledge = np.zeros(len(found), bool)
         if not len(found):
             return
+        faces = np.stack([plastic_colour(warp_crop(image_bgr, q, FACE_SAMPLE)) for q in found.corners])
         sample = np.linspace(0, len(found) - 1, min(len(found), 24)).round().astype(int)
-        faces = [plastic_colour(warp_crop(image_bgr, found.corners[i], FACE_SAMPLE)) for i in sample]
-        self._face_level = float(np.median(np.stack(faces), axis=0).mean())
+        self._face_level = float(np.median(faces[sample], axis=0).mean())
+        # each tile's own face too: a shadow over a tile darkens its face as much as the table
+        # under it, so a tile in a shadow needs its strip dark next to its own face
+        own_face_levels = np.minimum(faces.mean(axis=1), self._face_level)
         surround = surround_colour(image_bgr)[None]
         self._surround = float(surround.mean())
         self._surround_grey = bool(self._saturation(surround)[0] <= MAX_LEDGE_SATURATION)
@@ -117,7 +121,7 @@ class RackEvidence:
             strips.append(warp_crop(image_bgr, strip, (24, STRIP_ROWS)))
             where.append(i)
         if where:
-            self.on_ledge[where] = self._like_a_ledge(darkest_band(np.stack(strips)))
+            self.on_ledge[where] = self._like_a_ledge(darkest_band(np.stack(strips)), own_face_levels[where])
 
     def bar_between(self, i: int, j: int) -> bool:
         """Whether the band between tiles ``i`` and ``j`` (across the middle of their height,
@@ -148,12 +152,14 @@ class RackEvidence:
         columns = np.median(warp_crop(self._image, band, GAP_SAMPLES).astype(np.float32), axis=0)  # (n, 3)
         return float(self._like_a_ledge(columns).mean()) >= MIN_BAR_SHARE
 
-    def _like_a_ledge(self, colours: np.ndarray) -> np.ndarray:
-        """``(n,)`` bool for ``(n, 3)`` BGR colours: dark next to the faces, colourless, and
-        darker than the photo's outer band (see the module's docstring)."""
+    def _like_a_ledge(self, colours: np.ndarray, face_levels: np.ndarray | float | None = None) -> np.ndarray:
+        """``(n,)`` bool for ``(n, 3)`` BGR colours: dark next to the faces (``face_levels``,
+        per colour or one; the photo's faces when None), colourless, and darker than the
+        photo's outer band (see the module's docstring)."""
         level = colours.mean(axis=1)
+        face = self._face_level if face_levels is None else face_levels
         unlike_table = (level <= MAX_LEDGE_VS_SURROUND * self._surround) | (not self._surround_grey)
-        return ((level <= MAX_LEDGE_LEVEL * self._face_level) & (self._saturation(colours) <= MAX_LEDGE_SATURATION)
+        return ((level <= MAX_LEDGE_LEVEL * face) & (self._saturation(colours) <= MAX_LEDGE_SATURATION)
                 & unlike_table)
 
     def _saturation(self, colours: np.ndarray) -> np.ndarray:
