@@ -131,27 +131,43 @@ def _heirs(
     set's heir is its pair; the others choose among the after-sets that are not intact pairs.
     """
     heir: dict[int, int | None] = dict(zip(intact_before, intact_after))
-    candidates = [a for a in range(len(after)) if a not in intact_after]
-    after_counts = {a: Counter(t for t in after[a] if not t.is_joker) for a in candidates}
-    after_jokers = {a: Counter(t for t in after[a] if t.is_joker) for a in candidates}
+    paired = set(intact_after)
+    after_counts: dict[int, tuple[dict[Tile, int], dict[Tile, int]]] = {}
     holding: dict[Tile, list[int]] = {}  # numbered tile -> candidate after-sets holding it
-    for a in candidates:
-        for t in after_counts[a]:
-            holding.setdefault(t, []).append(a)
+    for a in range(len(after)):
+        if a not in paired:
+            after_counts[a] = _numbered_and_jokers(after[a])
+            for t in after_counts[a][0]:
+                holding.setdefault(t, []).append(a)
     for b, tiles in enumerate(before):
         if b in heir:
             continue
-        numbered = Counter(t for t in tiles if not t.is_joker)
-        jokers = Counter(t for t in tiles if t.is_joker)
+        numbered, jokers = _numbered_and_jokers(tiles)
         best, best_key = None, (0, 0)
         for a in sorted({a for t in numbered for a in holding.get(t, ())}):
             # A set split into equal halves: the half that kept the joker continues the set,
             # so keeping a joker with its neighbours is never mistaken for freeing it.
-            key = (sum((numbered & after_counts[a]).values()), sum((jokers & after_jokers[a]).values()))
+            key = (_shared(numbered, after_counts[a][0]), _shared(jokers, after_counts[a][1]))
             if key[0] > 0 and key > best_key:
                 best, best_key = a, key
         heir[b] = best
     return dict(sorted(heir.items()))
+
+
+def _numbered_and_jokers(tiles: Sequence[Tile]) -> tuple[dict[Tile, int], dict[Tile, int]]:
+    """The tiles counted, numbered tiles and jokers apart (plain dicts: a Counter's missing
+    keys and its ``&`` cost more than the whole reading on a 40-tile table)."""
+    numbered: dict[Tile, int] = {}
+    jokers: dict[Tile, int] = {}
+    for t in tiles:
+        counts = jokers if t.is_joker else numbered
+        counts[t] = counts.get(t, 0) + 1
+    return numbered, jokers
+
+
+def _shared(a: dict[Tile, int], b: dict[Tile, int]) -> int:
+    """How many tiles two multisets share (the size of their intersection)."""
+    return sum(min(n, b.get(t, 0)) for t, n in a.items())
 
 
 def _attribute(
@@ -160,23 +176,37 @@ def _attribute(
     heir: dict[int, int | None],
 ) -> tuple[tuple[int, ...], ...]:
     """Give each tile instance of each after-set an origin, preferring that tiles stayed put."""
-    pool: dict[int, Counter[Tile]] = {b: Counter(tiles) for b, tiles in enumerate(before)}
+    pool: list[dict[Tile, int]] = []
+    holders: dict[Tile, list[int]] = {}  # tile -> the before-sets holding it, in table order
+    for b, tiles in enumerate(before):
+        counts: dict[Tile, int] = {}
+        for t in tiles:
+            counts[t] = counts.get(t, 0) + 1
+        pool.append(counts)
+        for t in counts:
+            holders.setdefault(t, []).append(b)
+    heirs_of: dict[int, list[int]] = {}  # after-set -> the before-sets it is heir of, in order
+    for b, a in heir.items():
+        if a is not None:
+            heirs_of.setdefault(a, []).append(b)
     sources: list[list[int | None]] = [[None] * len(tiles) for tiles in after]
     # Pass 1: a tile in the heir of its own set stayed where it was.
     for a, tiles in enumerate(after):
-        for b in (b for b, h in heir.items() if h == a):
+        for b in heirs_of.get(a, ()):
+            left = pool[b]
             for i, tile in enumerate(tiles):
-                if sources[a][i] is None and pool[b][tile] > 0:
-                    pool[b][tile] -= 1
+                if sources[a][i] is None and left.get(tile, 0) > 0:
+                    left[tile] -= 1
                     sources[a][i] = b
 
     # Pass 2: a tile that left its set moved from elsewhere on the table. Numbered tiles
     # first; then freed jokers go to the sets with the most rack tiles, the reading most
     # favourable to the player when a rack joker and a freed joker cannot be told apart.
     def take_from_table(a: int, i: int) -> None:
-        for b in range(len(before)):
-            if pool[b][after[a][i]] > 0:
-                pool[b][after[a][i]] -= 1
+        tile = after[a][i]
+        for b in holders.get(tile, ()):
+            if pool[b][tile] > 0:
+                pool[b][tile] -= 1
                 sources[a][i] = b
                 return
 
