@@ -31,3 +31,16 @@ def test_the_shipped_records_and_cards_name_no_absolute_path() -> None:
         for name in ("training.json", "MODEL_CARD.md"):
             text = (ROOT / "models" / folder / name).read_text(encoding="utf-8")
             assert "/work/" not in text and "/home/" not in text, f"{folder}/{name}"
+
+
+def test_a_card_says_from_scratch_only_for_weights_that_started_from_scratch(tmp_path: Path) -> None:
+    from rummi.vision.training.model_card import render
+
+    (tmp_path / "model.onnx").write_bytes(b"")
+    (tmp_path / "model.json").write_text("{}")
+    for data, words in (("data/real/crops", "from scratch"),
+                        ("data/real/crops; started from models/tile-reader/model.onnx", "fine-tuned")):
+        TrainingRecord(model="tile-reader", command="rummi train reader", data=data, seed=0, epochs=1,
+                       imgsz=[48, 64], architecture="small CNN", train_seconds=60, machine="test").save(tmp_path)
+        architecture = next(line for line in render(tmp_path, None, "").splitlines() if "Architecture" in line)
+        assert words in architecture

@@ -63,6 +63,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "through jittered boxes, like the finder's (repeatable)")
     reader.add_argument("--epoch-size", type=int, default=3000,
                         help="crops drawn per epoch, each --data folder weighing the same")
+    reader.add_argument("--init", type=Path, default=None,
+                        help="fine-tune a reader's model.onnx (e.g. models/tile-reader/model.onnx) instead of "
+                             "starting from scratch; its BatchNorms stay frozen")
+    reader.add_argument("--lr", type=float, default=3e-3,
+                        help="peak learning rate of the one-cycle schedule (default 3e-3; lower to fine-tune)")
     _common(reader, TRAINED_DIR / "tile-reader")
     reader.set_defaults(func=_train_reader)
 
@@ -106,6 +111,8 @@ def _train_detector(args: argparse.Namespace) -> int:
 
 
 def _train_reader(args: argparse.Namespace) -> int:
+    if args.init is not None and not args.init.is_file():
+        raise FileNotFoundError(f"{args.init}: no such model.onnx to start from")
     for folder in args.data:
         if not (folder / "train").is_dir():
             raise FileNotFoundError(f"{folder}: expected train/ and val/ class folders (make them with `rummi dataset`)")
@@ -114,7 +121,7 @@ def _train_reader(args: argparse.Namespace) -> int:
 
     record = train_reader(args.data, args.out, epochs=args.epochs, batch=args.batch, seed=args.seed,
                           threads=args.threads, epoch_size=args.epoch_size, scenes=args.scenes,
-                          command=_command_line())
+                          init=args.init, lr=args.lr, command=_command_line())
     metrics = {k: v for k, v in record.metrics.items() if k != "history"}
     print(f"wrote {args.out}/model.onnx in {record.train_seconds} s: {metrics}")
     return 0

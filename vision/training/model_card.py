@@ -35,6 +35,14 @@ LICENCES = {
 }
 
 
+def _start(data: str) -> str:
+    """Where the weights started: a run given ``--init`` writes "started from ..." into its data
+    (vision/training/reader.py, detector.py), and its card must not say "from scratch"."""
+    if "started from" in data:
+        return "fine-tuned from this project's own earlier weights named under Data (no downloaded weights)"
+    return "from scratch (no pretrained weights)"
+
+
 def render(folder: Path, evaluation: dict | None, notes: str) -> str:
     record = json.loads((folder / "training.json").read_text())
     meta = json.loads((folder / "model.json").read_text())
@@ -54,7 +62,7 @@ def render(folder: Path, evaluation: dict | None, notes: str) -> str:
         "",
         f"- Data: `{record['data']}`",
         f"- Command: `{record['command']}`",
-        f"- Architecture: {record['architecture']}, input {record['imgsz']}, from scratch (no pretrained weights)",
+        f"- Architecture: {record['architecture']}, input {record['imgsz']}, {_start(record['data'])}",
         f"- Seed {record['seed']}, {record['epochs']} epochs, {record['train_seconds'] / 60:.0f} minutes of training",
         f"- Machine: {record['machine']}",
         "",

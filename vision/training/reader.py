@@ -429,6 +429,73 @@ def evaluate(model: Any, torch: Any, crops: CropSet, batch: int = 256) -> dict[s
             "none_recall": none_right / max(1, none_total)}
 
 
+def load_onnx_weights(model: Any, torch: Any, path: Path) -> None:
+    """Put the weights of a reader written by ``export_onnx`` (the shipped ``model.onnx``) into
+    ``build_model()``'s modules, so a training run can fine-tune it instead of starting from
+    scratch.
+
+    Why: a reader trained from scratch on data with the pressman print read that print better but
+    the others worse (issue 15: pressman F1 0.949 -> 0.974, generated classic 0.976 -> 0.961,
+    modern 0.900 -> 0.879); starting from the shipped weights is meant to keep what they learnt
+    of the real print while the new crops are learnt.
+
+    The export ran in eval mode, so torch folded each BatchNorm into the conv before it: the file
+    holds one weight and one bias per conv and no BatchNorm statistics. Each conv takes the folded
+    weight and its BatchNorm becomes "times 1, plus the folded bias" (mean 0, variance 1 - eps,
+    scale 1, shift the bias), so the model gives the file's logits (tests/test_vision_reader_init.py).
+    Such a BatchNorm must stay in eval mode while training (``train_mode``): normalising by a
+    batch's statistics would undo the folding. Its scale and shift still learn, as a conv bias
+    and a per-channel gain would."""
+    import onnx
+    import torch.nn as nn
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    stored = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
+    if any(node.op_type == "BatchNormalization" for node in graph.node):
+        raise ValueError(f"{path}: BatchNorm not folded into the convs; not a file written by export_onnx")
+    convs = [node for node in graph.node if node.op_type == "Conv"]
+    gemms = [node for node in graph.node if node.op_type == "Gemm"]
+    layers = list(model)
+    pairs = [(layer, layers[i + 1]) for i, layer in enumerate(layers) if isinstance(layer, nn.Conv2d)]
+    linears = [layer for layer in layers if isinstance(layer, nn.Linear)]
+    if len(convs) != len(pairs) or len(gemms) != len(linears) or not all(
+            isinstance(norm, nn.BatchNorm2d) for _, norm in pairs):
+        raise ValueError(f"{path}: {len(convs)} convs and {len(gemms)} dense layers, the model "
+                         f"{len(pairs)} and {len(linears)}: not this architecture")
+
+    def take(name: str, shape: tuple[int, ...]) -> Any:
+        value = stored[name]
+        if tuple(value.shape) != tuple(shape):
+            raise ValueError(f"{path}: {name} is {tuple(value.shape)}, the model wants {tuple(shape)}")
+        return torch.from_numpy(value.copy())
+
+    with torch.no_grad():
+        for node, (conv, norm) in zip(convs, pairs):
+            conv.weight.copy_(take(node.input[1], conv.weight.shape))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(take(node.input[2], norm.bias.shape))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        for node, linear in zip(gemms, linears):
+            transposed = {a.name: a.i for a in node.attribute}.get("transB", 0) == 1
+            weight = take(node.input[1], linear.weight.shape if transposed else linear.weight.shape[::-1])
+            linear.weight.copy_(weight if transposed else weight.T)
+            linear.bias.copy_(take(node.input[2], linear.bias.shape))
+
+
+def train_mode(model: Any, frozen_norms: bool = False) -> None:
+    """Training mode, but with ``frozen_norms`` every BatchNorm kept in eval mode (its running
+    statistics used and left as they are): the folded BatchNorms of ``load_onnx_weights``."""
+    import torch.nn as nn
+
+    model.train()
+    if frozen_norms:
+        for layer in model.modules():
+            if isinstance(layer, nn.BatchNorm2d):
+                layer.eval()
+
+
 def export_onnx(model: Any, torch: Any, out_dir: Path) -> None:
     """``model.onnx`` (batch size free) and ``model.json`` into ``out_dir``."""
     out_dir = Path(out_dir)
@@ -449,9 +516,12 @@ def export_onnx(model: Any, torch: Any, out_dir: Path) -> None:
 
 def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, batch: int = 64, seed: int = 0,
                  threads: int = 1, command: str = "", epoch_size: int = 3000,
-                 scenes: Sequence[Path] = ()) -> TrainingRecord:
+                 scenes: Sequence[Path] = (), init: Path | None = None, lr: float = 3e-3) -> TrainingRecord:
     """``scenes``: dataset roots whose photos also give crops through jittered boxes (a third
-    of every batch), as the finder's boxes are never exactly the labelled outline."""
+    of every batch), as the finder's boxes are never exactly the labelled outline. ``init``: a
+    reader's ``model.onnx`` to start from (``load_onnx_weights``; its BatchNorms stay frozen)
+    instead of random weights; ``lr``: the one-cycle schedule's peak learning rate (lower to
+    fine-tune, so the start is not forgotten)."""
     import torch
 
     torch.set_num_threads(threads)
@@ -470,13 +540,16 @@ def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, ba
     if scene_tiles:
         print(f"reader: {sum(len(t.tiles) for t in scene_tiles)} tiles in photos for jittered crops", file=sys.stderr)
     model = build_model()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    if init is not None:
+        load_onnx_weights(model, torch, init)
+        print(f"reader: starting from {init}", file=sys.stderr)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * (per_epoch // batch)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=lr, total_steps=steps, pct_start=0.15)
     best_state, best_score, history = None, -1.0, []
     started = time.time()
     for epoch in range(1, epochs + 1):
-        model.train()
+        train_mode(model, frozen_norms=init is not None)
         order = rng.choice(len(train.tiles), size=per_epoch, p=weights)
         losses = []
         for step in range(per_epoch // batch):
@@ -511,7 +584,8 @@ def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, ba
     export_onnx(model, torch, out_dir)
     record = TrainingRecord(
         model="tile-reader", command=command, seed=seed, epochs=epochs,
-        data=", ".join(str(f) for f in folders) + "".join(f"; jittered boxes in the photos of {r}" for r in scenes),
+        data=", ".join(str(f) for f in folders) + "".join(f"; jittered boxes in the photos of {r}" for r in scenes)
+        + (f"; started from {init} (peak learning rate {lr:g})" if init is not None else ""),
         imgsz=list(INPUT_WH), architecture="small CNN (vision/training/reader.py build_model)",
         train_seconds=round(train_seconds), machine=machine_description(threads),
         metrics={"val_crops": int(len(val.tiles)), **{k: round(v, 4) for k, v in final.items()},
