@@ -179,9 +179,7 @@ def _attribute(
     pool: list[dict[Tile, int]] = []
     holders: dict[Tile, list[int]] = {}  # tile -> the before-sets holding it, in table order
     for b, tiles in enumerate(before):
-        counts: dict[Tile, int] = {}
-        for t in tiles:
-            counts[t] = counts.get(t, 0) + 1
+        counts = dict(Counter(tiles))  # a plain dict from here on: its missing keys cost less
         pool.append(counts)
         for t in counts:
             holders.setdefault(t, []).append(b)

@@ -36,8 +36,8 @@ LICENCES = {
 
 
 def _start(data: str) -> str:
-    """Where the weights started: a run given ``--init`` writes "started from ..." into its data
-    (vision/training/reader.py, detector.py), and its card must not say "from scratch"."""
+    """Where the weights started: a reader run given ``--init`` writes "started from ..." into
+    its data (vision/training/reader.py), and its card must not say "from scratch"."""
     if "started from" in data:
         return "fine-tuned from this project's own earlier weights named under Data (no downloaded weights)"
     return "from scratch (no pretrained weights)"
