@@ -131,6 +131,20 @@ def test_cli_synth_writes_a_dataset_that_checks_clean(tmp_path):
     assert main(["dataset", "synth", "--n", "2", "--out", str(out), "--real", "none"]) == 2  # refuses to overwrite
 
 
+def test_pressman_share_one_makes_a_folder_of_that_print_alone(tmp_path):
+    """`--pressman-share 1` (a folder the reader's trainer can weigh on its own) gives every
+    scene the pressman print, and the manifest's command says how to make it again."""
+    out = tmp_path / "pressman"
+    assert main(["dataset", "synth", "--n", "3", "--seed", "5", "--out", str(out), "--real", "none",
+                 "--workers", "1", "--pressman-share", "1"]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["command"].endswith("--pressman-share 1") and manifest["pressman_share"] == 1.0
+    for truth_file in (out / "truth").rglob("*.json"):
+        assert json.loads(truth_file.read_text())["meta"]["printing"] == "pressman"
+    assert main(["dataset", "synth", "--n", "1", "--out", str(tmp_path / "bad"), "--real", "none",
+                 "--pressman-share", "1.5"]) == 2
+
+
 def test_fonts_come_from_the_system_packages():
     fonts = tile_fonts()
     assert len(fonts) >= 2

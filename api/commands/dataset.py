@@ -39,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                             "(default: as for `real`; 'none' to skip)")
     synth.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     synth.add_argument("--val-fraction", type=float, default=0.1, help="share of scenes in val")
+    synth.add_argument("--pressman-share", type=float, default=None,
+                       help="chance a scene's box is of the pressman print (default 0.2; 1 for a "
+                            "folder of that print alone, to weigh it in `rummi train reader`)")
     synth.set_defaults(func=_synth)
 
     check = actions.add_parser("check", help="check a dataset folder; exit 1 if a label is broken")
@@ -73,7 +76,7 @@ def _synth(args: argparse.Namespace) -> int:
 
     real = None if args.real is not None and str(args.real) == "none" else _source(args.real)
     manifest = generate(args.out, n=args.n, seed=args.seed, real_source=real, workers=args.workers,
-                        val_fraction=args.val_fraction)
+                        val_fraction=args.val_fraction, pressman_share=args.pressman_share)
     _print_summary(manifest)
     return 0
 

@@ -17,6 +17,7 @@ from rummi.datasets.errors import DatasetError
 from rummi.datasets.progress import Progress
 from rummi.datasets.synth.real_tiles import RealTile, cut_real_tiles
 from rummi.datasets.synth.render import render_scene
+from rummi.datasets.synth.styles import PRESSMAN_SHARE
 from rummi.datasets.writer import SceneSummary
 from rummi.vision.geometry import CROP_SIZE
 
@@ -35,7 +36,7 @@ def split_of(index: int, val_fraction: float) -> str:
 def make_one(index: int) -> tuple[SceneSummary, list[str]]:
     """Render and write scene ``index`` of the current job (runs in a worker)."""
     seed, out_dir, val_fraction = _job["seed"], _job["out"], _job["val_fraction"]
-    rendered = render_scene(seed, index, _bank)
+    rendered = render_scene(seed, index, _bank, pressman_share=_job["pressman_share"])
     scene = rendered.scene
     rng = np.random.default_rng([seed, index, 1])
     order = rng.permutation(len(scene.tiles))[:CROPS_PER_SCENE]
@@ -48,8 +49,10 @@ def _init(job: dict) -> None:
 
 
 def generate(out_dir: Path, n: int, seed: int, real_source: Path | None, workers: int = 2,
-             val_fraction: float = 0.1, show_progress: bool = True) -> dict:
-    """Generate ``n`` scenes into ``out_dir``; returns the manifest."""
+             val_fraction: float = 0.1, show_progress: bool = True, pressman_share: float | None = None) -> dict:
+    """Generate ``n`` scenes into ``out_dir``; returns the manifest. ``pressman_share``: the
+    chance a scene's box is of the pressman print (None: the generator's own share); 1 makes a
+    folder of that print alone, which the reader's trainer can weigh as a ``--data`` of its own."""
     global _bank
     if n < 1:
         raise DatasetError("--n must be at least 1")
@@ -57,10 +60,14 @@ def generate(out_dir: Path, n: int, seed: int, real_source: Path | None, workers
         raise DatasetError("--val-fraction must be in [0, 1)")
     if workers < 1:
         raise DatasetError("--workers must be at least 1")
+    if pressman_share is None:
+        pressman_share = PRESSMAN_SHARE
+    if not 0.0 <= pressman_share <= 1.0:
+        raise DatasetError("--pressman-share must be in [0, 1]")
     out_dir = Path(out_dir).resolve()
     _bank = cut_real_tiles(real_source) if real_source is not None else ()
     writer.prepare(out_dir)
-    job = {"seed": seed, "out": out_dir, "val_fraction": val_fraction}
+    job = {"seed": seed, "out": out_dir, "val_fraction": val_fraction, "pressman_share": pressman_share}
     summaries: list[SceneSummary] = []
     crop_rows: list[str] = []
     with Progress(n, "synth", enabled=show_progress) as bar:
@@ -81,7 +88,9 @@ def generate(out_dir: Path, n: int, seed: int, real_source: Path | None, workers
         seconds = bar.elapsed
     return writer.finish(out_dir, summaries, crop_rows, {
         "kind": "synth",
-        "command": f"rummi dataset synth --n {n} --seed {seed}",
+        "command": f"rummi dataset synth --n {n} --seed {seed}"
+                   + ("" if pressman_share == PRESSMAN_SHARE else f" --pressman-share {pressman_share:g}"),
+        "pressman_share": pressman_share,
         "seed": seed,
         "scenes": n,
         "seconds": round(seconds, 1),
