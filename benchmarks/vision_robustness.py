@@ -69,6 +69,7 @@ sys.path.insert(0, str(ROOT))
 
 from rummi.datasets.real import default_real_photos  # noqa: E402
 from rummi.datasets.real_views import fit_in_frame, tilt_matrix  # noqa: E402
+from rummi.datasets.synth.fonts import missing_fonts_warning  # noqa: E402
 from rummi.vision.classes import JOKER_COLOUR_OF, reader_class  # noqa: E402
 from rummi.vision.detections import TileDetections  # noqa: E402
 from rummi.vision.evaluation import Evaluation, holdout_filter, labelled_photos, match_indices  # noqa: E402
@@ -478,6 +479,8 @@ def main() -> int:
     load = os.getloadavg()[0]
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, load average {load:.1f}, "
           f"Python {platform.python_version()}", file=sys.stderr)
+    if args.scenes and (warning := missing_fonts_warning()):
+        print(f"{warning}; the generated rows are not comparable with the README's", file=sys.stderr)
     scanner = Scanner.load(threads=args.threads or None)
     if args.single_look:
         scanner.finder.tile_px = None

@@ -151,6 +151,18 @@ def test_fonts_come_from_the_system_packages():
     assert all(str(f).startswith("/usr/") and f.is_file() for f in fonts)
 
 
+def test_a_missing_font_is_said_not_silent(monkeypatch):
+    """With a font missing every generated scene differs from the documented dataset, so the
+    generator and the benchmark warn (the set-up installs them all, so none is missing here)."""
+    from rummi.datasets.synth import fonts as font_module
+
+    assert font_module.missing_fonts() == () and font_module.missing_fonts_warning() is None
+    monkeypatch.setattr(font_module, "tile_fonts", lambda: tile_fonts()[:1])
+    warning = font_module.missing_fonts_warning()
+    assert warning and f"{len(font_module.BOLD_SANS) - 1} of {len(font_module.BOLD_SANS)}" in warning
+    assert "setup-system.sh" in warning
+
+
 def test_the_pressman_print_has_teal_blue_a_dot_under_6_and_9_and_an_emblem_joker():
     """The kept-back photos' US print (issue 15) is among the generated ones, with what tells
     it apart: a blue nearer teal than the other prints' blue, a dot under 6 and 9 and no other

@@ -8,6 +8,7 @@ forked workers (copy-on-write), not re-read per worker.
 from __future__ import annotations
 
 import multiprocessing
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import numpy as np
 from rummi.datasets import writer
 from rummi.datasets.errors import DatasetError
 from rummi.datasets.progress import Progress
+from rummi.datasets.synth.fonts import missing_fonts, missing_fonts_warning
 from rummi.datasets.synth.real_tiles import RealTile, cut_real_tiles
 from rummi.datasets.synth.render import render_scene
 from rummi.datasets.synth.styles import PRESSMAN_SHARE
@@ -65,6 +67,9 @@ def generate(out_dir: Path, n: int, seed: int, real_source: Path | None, workers
     if not 0.0 <= pressman_share <= 1.0:
         raise DatasetError("--pressman-share must be in [0, 1]")
     out_dir = Path(out_dir).resolve()
+    warning = missing_fonts_warning()
+    if warning and show_progress:
+        print(warning, file=sys.stderr)
     _bank = cut_real_tiles(real_source) if real_source is not None else ()
     writer.prepare(out_dir)
     job = {"seed": seed, "out": out_dir, "val_fraction": val_fraction, "pressman_share": pressman_share}
@@ -91,6 +96,7 @@ def generate(out_dir: Path, n: int, seed: int, real_source: Path | None, workers
         "command": f"rummi dataset synth --n {n} --seed {seed}"
                    + ("" if pressman_share == PRESSMAN_SHARE else f" --pressman-share {pressman_share:g}"),
         "pressman_share": pressman_share,
+        "fonts_missing": list(missing_fonts()),
         "seed": seed,
         "scenes": n,
         "seconds": round(seconds, 1),
