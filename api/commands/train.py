@@ -1,7 +1,8 @@
-"""`rummi train detector|reader`: reproduce the shipped models (needs the `train` extra).
+"""`rummi train detector|reader|blend`: reproduce the shipped models (needs the `train` extra).
 
     rummi train detector --data data/real/obb/data.yaml --epochs 40 --imgsz 416 --seed 0
     rummi train reader --data data/real/crops --data data/synth/crops --epochs 30 --seed 0
+    rummi train blend trained/tile-reader models/tile-reader --weight 0.5 --out trained/blend
 
 Each writes ``model.onnx``, ``model.json`` and ``training.json`` into ``--out``
 (``models/tile-finder`` / ``models/tile-reader`` by default); progress goes to stderr.
@@ -71,6 +72,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _common(reader, TRAINED_DIR / "tile-reader")
     reader.set_defaults(func=_train_reader)
 
+    blend = which.add_parser("blend", help="a fine-tuned reader averaged with the one it started from")
+    blend.add_argument("tuned", type=Path, help="the fine-tuned model's folder (rummi train reader --init)")
+    blend.add_argument("start", type=Path, help="the folder of the model it started from")
+    blend.add_argument("--weight", type=float, default=0.5,
+                       help="the tuned model's share of every weight (default 0.5; 1: the tuned model)")
+    blend.add_argument("--out", type=Path, default=TRAINED_DIR / "tile-reader",
+                       help=f"model folder to write (default {TRAINED_DIR / 'tile-reader'})")
+    blend.set_defaults(func=_blend)
+
 
 def _common(parser: argparse.ArgumentParser, out: Path) -> None:
     parser.add_argument("--seed", type=int, default=0)
@@ -107,6 +117,18 @@ def _train_detector(args: argparse.Namespace) -> int:
                             architecture=args.architecture, run_name=args.name, command=_command_line(),
                             perspective=args.perspective, hours=args.hours)
     print(f"wrote {args.out}/model.onnx in {record.train_seconds} s: {record.metrics}")
+    return 0
+
+
+def _blend(args: argparse.Namespace) -> int:
+    _need("onnx")
+    from rummi.vision.training.blend import BlendError, blend_models
+
+    try:
+        blend_models(args.tuned, args.start, args.weight, args.out, command=_command_line())
+    except BlendError as error:
+        raise RummiError(str(error)) from None
+    print(f"wrote {args.out}/model.onnx: {args.weight:g} x {args.tuned} + {1 - args.weight:g} x {args.start}")
     return 0
 
 
