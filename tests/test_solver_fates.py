@@ -50,6 +50,9 @@ CASES = [
     # a kept joker's tile would be a fourth of a kind in the XP box (the kernel holds three):
     # that fate is walked as a free joker, a bound, instead of sending the position to HiGHS
     ("default: xp 90 + 24, 2 + 2 jokers", 23),
+    # such a bound's play is rejected; its exact part, the joker's old set left as it was,
+    # ties it and is accepted (fates._whole_part)
+    ("default: xp 90 + 24, 2 + 2 jokers", 33),
     # Expert's coloured jokers: the fates are walked first, with no free-joker play as their
     # bound (fates.first); one freed, one kept, both kept
     ("expert: mid-game, coloured jokers", 1),
