@@ -53,6 +53,9 @@ CASES = [
     # such a bound's play is rejected; its exact part, the joker's old set left as it was,
     # ties it and is accepted (fates._whole_part)
     ("default: xp 90 + 24, 2 + 2 jokers", 33),
+    # the same, but the exact part's play is rejected too: its freed joker's landings, of
+    # which the smallest reaches it (fates._walk_order)
+    ("default: xp 90 + 24, 2 + 2 jokers", 4),
     # Expert's coloured jokers: the fates are walked first, with no free-joker play as their
     # bound (fates.first); one freed, one kept, both kept
     ("expert: mid-game, coloured jokers", 1),
@@ -362,3 +365,32 @@ def test_two_freed_jokers_landings_are_the_pairs_that_fit_and_only_the_likeliest
         return -sum((tiles & beside).values()), -sum(len(rack) for _, rack in landing)
 
     assert likeliest == sorted(found, key=promise)[: len(likeliest)]
+
+
+def test_the_smallest_landings_are_walked_second_besides_the_likeliest() -> None:
+    """``_walk_order``: the likeliest landing first, then the smallest ones (fewest rack tiles,
+    the first listed among equals), then the other likeliest, none twice."""
+    kind = PRESET_CLASSES["default: late-game, 2 table jokers"]
+    p = deal(kind, 4)
+    rules = get_rules(kind.preset, edition=kind.edition)
+    pos = Position(p.table, p.rack, p.edition, RuleView.of(rules))
+    upper = solver.dp.solve_after_opening(fates.jokers_free(pos), Objective.TILES)
+    assert upper is not None
+    combo = next(c for c in itertools.product(*(fates.fates_of(pos, j) for j in pos.table_jokers))
+                 if all(f.keep_as is None for f in c))
+    found = fates._landings_of(pos, combo, [0, 1])
+    assert found is not None
+    likeliest = fates._likeliest_first(found, upper, combo)
+    order = fates._walk_order(found, upper, combo)
+
+    def size(landing):
+        return sum(len(rack) for _, rack in landing)
+
+    smallest = sorted(found, key=size)[: fates.SMALLEST_LANDINGS]
+    expected = []
+    for landing in likeliest[:1] + smallest + likeliest[1:]:
+        if not any(landing is seen for seen in expected):
+            expected.append(landing)
+    assert order == expected
+    assert len({id(landing) for landing in order}) == len(order)
+    assert size(order[1]) == min(size(landing) for landing in found)
