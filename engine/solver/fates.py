@@ -333,7 +333,8 @@ SMALLEST_LANDINGS = 2
 
 def _landings_of(pos: Position, combo: tuple[Fate, ...], freed: list[int]) -> list[Landing] | None:
     """Every landing of the freed jokers of ``combo`` (one or two): each in a new set of its own,
-    sharing no rack tile, or the two in one new set; ``None`` past :data:`MAX_LANDINGS`."""
+    sharing no rack tile, or the two in one new set, a pair of alike jokers not also in mirror
+    image; ``None`` past :data:`MAX_LANDINGS`."""
     if len(freed) == 1:
         return [(((freed[0],), tiles),) for tiles in landings(pos, combo[freed[0]])]
     a, b = freed
@@ -354,9 +355,14 @@ def _landings_of(pos: Position, combo: tuple[Fate, ...], freed: list[int]) -> li
     # each joker's new sets listed once (and what they take), not once per set of the other;
     # a pair asked without Counter sums (those were a tenth of a late-game hint's search)
     seconds = [(second, needs(second)) for second in landings(pos, combo[b], replaced=combo[a].replaced_by)]
-    for first in landings(pos, combo[a], replaced=combo[b].replaced_by):
+    firsts = landings(pos, combo[a], replaced=combo[b].replaced_by)
+    # two alike jokers (one tile, the same new sets open to both): a pair and its mirror image
+    # settle into one position and lay out the same sets, so only the first listed is kept
+    # (late game: the likeliest order put each next to its mirror, half the walks repeated)
+    mirror = combo[a].joker.tile == combo[b].joker.tile and firsts == [second for second, _ in seconds]
+    for i, first in enumerate(firsts):
         need = needs(first)
-        for second, more in seconds:
+        for second, more in seconds[i:] if mirror else seconds:
             if both_fit(need, more):
                 out.append((((a,), first), ((b,), second)))
                 if len(out) > MAX_LANDINGS:
