@@ -270,6 +270,37 @@ def test_a_big_tables_floor_asks_for_more_sets_kept_whole(seed: int) -> None:
     assert again is not None and _key(again) == _key(best)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_big_tables_ceiling_caps_the_sets_kept(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a proven ceiling (engine.solver.fates: the play with every joker free) at the best play's
+    # own score gives the same play, and no walk asks for more sets kept than it; one short of
+    # the whole rack proves that no whole-rack play exists, without a walk
+    rules = get_rules("goliath_modern", **FREE)
+    p = deal(CLASSES["late-game"], seed)
+    pos = Position(p.table, p.rack, rules.box, RuleView.of(rules))
+    assert dp._is_big(pos)
+    best = dp.solve_after_opening(pos, Objective.TILES)
+    if best is None or best.tiles < len(p.rack):
+        pytest.skip("no whole-rack play here")
+    tiles, value, kept = _key(best)
+    asked: list[int] = []
+    main = dp._Walks.main
+
+    def recorded(self, floor, kept_floor, beam=0):
+        asked.append(kept_floor)
+        return main(self, floor, kept_floor, beam)
+
+    monkeypatch.setattr(dp._Walks, "main", recorded)
+    capped = dp.solve_after_opening(pos, Objective.TILES, ceiling=(tiles, value, kept))
+    assert capped is not None and _key(capped) == _key(best)
+    assert max(asked) <= kept
+    asked.clear()
+    assert dp.solve_after_opening(pos, Objective.TILES, ceiling=(tiles - 1, value, kept)) is None
+    with pytest.raises(dp.BelowFloor):
+        dp.solve_after_opening(pos, Objective.TILES, floor=(0, 0, 0), ceiling=(tiles, value - 1, kept))
+    assert asked == []
+
+
 def _without_set(position, k):
     return [s for i, s in enumerate(position.table) if i != k]
 

@@ -50,6 +50,12 @@ CASES = [
     # a kept joker's tile would be a fourth of a kind in the XP box (the kernel holds three):
     # that fate is walked as a free joker, a bound, instead of sending the position to HiGHS
     ("default: xp 90 + 24, 2 + 2 jokers", 23),
+    # such a bound's play is rejected; its exact part, the joker's old set left as it was,
+    # ties it and is accepted (fates._whole_part)
+    ("default: xp 90 + 24, 2 + 2 jokers", 33),
+    # the same, but the exact part's play is rejected too: its freed joker's landings, of
+    # which the smallest reaches it (fates._walk_order)
+    ("default: xp 90 + 24, 2 + 2 jokers", 4),
     # Expert's coloured jokers: the fates are walked first, with no free-joker play as their
     # bound (fates.first); one freed, one kept, both kept
     ("expert: mid-game, coloured jokers", 1),
@@ -323,9 +329,10 @@ def test_a_freed_joker_the_free_play_already_holds_is_not_walked(
 
 
 def test_two_freed_jokers_landings_are_the_pairs_that_fit_and_only_the_likeliest_are_ordered() -> None:
-    """Late game seed 4: two freed jokers whose free play the referee rejects, 488 landings.
-    ``_landings_of`` lists the two in one new set, then every pair of new sets that the rack
-    holds together (checked here by Counter sums, as it was computed before); and
+    """Late game seed 4: two freed jokers whose free play the referee rejects, 488 landings,
+    257 once a pair's mirror image is left out. ``_landings_of`` lists the two in one new set,
+    then every pair of new sets that the rack holds together (checked here by Counter sums, as
+    it was computed before), the first of a pair and its mirror; and
     ``_likeliest_first`` orders only the landings that can be walked (MAX_LANDING_WALKS, and
     one to tell that the cap was reached), the same first ones as ordering all of them."""
     from collections import Counter
@@ -339,7 +346,7 @@ def test_two_freed_jokers_landings_are_the_pairs_that_fit_and_only_the_likeliest
     combo = next(c for c in itertools.product(*(fates.fates_of(pos, j) for j in pos.table_jokers))
                  if all(f.keep_as is None for f in c))
     found = fates._landings_of(pos, combo, [0, 1])
-    assert found is not None and len(found) == 488
+    assert found is not None and len(found) == 257
     rack = Counter({i: n for i, n in enumerate(pos.rack_count) if n})
     rack -= Counter(i for f in combo for i in f.replaced_by)
     firsts = fates.landings(pos, combo[0], replaced=combo[1].replaced_by)
@@ -347,7 +354,11 @@ def test_two_freed_jokers_landings_are_the_pairs_that_fit_and_only_the_likeliest
     pairs = [(((0,), a), ((1,), b)) for a in firsts for b in seconds
              if not Counter(pos.index(t) for t in (*a, *b) if not t.is_joker) - rack]
     together = [landing for landing in found if len(landing) == 1]
-    assert found == together + pairs
+    # the two jokers are alike: of a pair and its mirror image only the first listed is kept
+    assert combo[0].joker.tile == combo[1].joker.tile and firsts == seconds
+    assert len(pairs) == 488 - len(together)
+    unique = [p for p in pairs if firsts.index(p[0][1]) <= seconds.index(p[1][1])]
+    assert found == together + unique
     likeliest = fates._likeliest_first(found, upper, combo)
     assert len(likeliest) == fates.MAX_LANDING_WALKS + 1
 
@@ -359,3 +370,32 @@ def test_two_freed_jokers_landings_are_the_pairs_that_fit_and_only_the_likeliest
         return -sum((tiles & beside).values()), -sum(len(rack) for _, rack in landing)
 
     assert likeliest == sorted(found, key=promise)[: len(likeliest)]
+
+
+def test_the_smallest_landings_are_walked_second_besides_the_likeliest() -> None:
+    """``_walk_order``: the likeliest landing first, then the smallest ones (fewest rack tiles,
+    the first listed among equals), then the other likeliest, none twice."""
+    kind = PRESET_CLASSES["default: late-game, 2 table jokers"]
+    p = deal(kind, 4)
+    rules = get_rules(kind.preset, edition=kind.edition)
+    pos = Position(p.table, p.rack, p.edition, RuleView.of(rules))
+    upper = solver.dp.solve_after_opening(fates.jokers_free(pos), Objective.TILES)
+    assert upper is not None
+    combo = next(c for c in itertools.product(*(fates.fates_of(pos, j) for j in pos.table_jokers))
+                 if all(f.keep_as is None for f in c))
+    found = fates._landings_of(pos, combo, [0, 1])
+    assert found is not None
+    likeliest = fates._likeliest_first(found, upper, combo)
+    order = fates._walk_order(found, upper, combo)
+
+    def size(landing):
+        return sum(len(rack) for _, rack in landing)
+
+    smallest = sorted(found, key=size)[: fates.SMALLEST_LANDINGS]
+    expected = []
+    for landing in likeliest[:1] + smallest + likeliest[1:]:
+        if not any(landing is seen for seen in expected):
+            expected.append(landing)
+    assert order == expected
+    assert len({id(landing) for landing in order}) == len(order)
+    assert size(order[1]) == min(size(landing) for landing in found)

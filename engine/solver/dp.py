@@ -274,7 +274,7 @@ def _solve(
                 raise BelowFloor  # even the whole rack falls short
             if walks.main_left[0] == need:
                 fewest = floor[2] + 1  # as good otherwise: it must keep more old sets whole
-        choices = _whole_rack_on_big_table(walks, fewest)
+        choices = _whole_rack_on_big_table(walks, fewest, _kept_cap(walks, ceiling, floor is not None))
     else:
         choices = _two_phases(walks, floor, ceiling)
     return _lay_out(pos, choices, walks.old, walks.values)
@@ -471,15 +471,29 @@ def _best_row(walks: _Walks, beat: Floor | None = None, cap: Floor | None = None
     return best, score
 
 
-def _whole_rack_on_big_table(walks: _Walks, fewest: int = 0) -> list[int]:
+def _kept_cap(walks: _Walks, ceiling: Floor | None, floored: bool) -> int | None:
+    """On a big table, the most old sets a whole-rack play may keep by ``ceiling`` (a proven
+    bound, :func:`solve_after_opening`), or ``None`` where it says nothing: the ceiling's own
+    where it plays the whole rack too. Where it plays less, no whole-rack play exists
+    (:class:`BelowFloor` with a floor, else :class:`NoWholeRack`)."""
+    if ceiling is None:
+        return None
+    main, top = int(walks.main_left[0]), walks.pack(ceiling[0], ceiling[1])
+    if top < main:
+        raise BelowFloor if floored else NoWholeRack
+    return ceiling[2] if top == main else None
+
+
+def _whole_rack_on_big_table(walks: _Walks, fewest: int = 0, cap: int | None = None) -> list[int]:
     """On a big table, walking every way to lay it out costs more than HiGHS, so only the
     common case is tried: every rack tile played (if none does, the integer program answers).
-    ``fewest``: only a play keeping at least that many old sets whole is asked for."""
+    ``fewest``: only a play keeping at least that many old sets whole is asked for; ``cap``:
+    none keeps more (:func:`_kept_cap`)."""
     walks.budget = BIG_ROW_BUDGET
-    return _fewest_changes(walks, int(walks.main_left[0]), fewest)
+    return _fewest_changes(walks, int(walks.main_left[0]), fewest, cap)
 
 
-def _fewest_changes(walks: _Walks, main: int, fewest: int = 0) -> list[int]:
+def _fewest_changes(walks: _Walks, main: int, fewest: int = 0, cap: int | None = None) -> list[int]:
     """The play that reaches ``main`` (primary and secondary criteria) and keeps the most old
     sets whole. Bounds first (:func:`_tighten_kept_bounds`), then a beam walk finds a good
     play keeping K sets (if it finds none, a wider one), then one exact walk asks for K + 1 or
@@ -488,13 +502,21 @@ def _fewest_changes(walks: _Walks, main: int, fewest: int = 0) -> list[int]:
     median of 40, 125k with a beam of 4,000 first, 113k without.)
 
     ``fewest`` > 0 (a floor that keeps fewest - 1 sets, engine.solver.fates): where no play
-    keeps that many, :class:`BelowFloor` (often proven by the tail bounds alone, no walk)."""
+    keeps that many, :class:`BelowFloor` (often proven by the tail bounds alone, no walk).
+    There the wider beam is not tried: the exact walks down from the bound, which follow when
+    it finds nothing, stop at ``fewest``, and the beam mostly found nothing (kernel states,
+    seeds 0-59: the late game's 2.0 -> 1.8 million, with the ``cap`` below; XP 90 + 24's
+    8.0 -> 7.8 million). ``cap``: no play keeps more (a ceiling's, :func:`_kept_cap`); a
+    beam's play that keeps that many needs no exact walk after it."""
     nothing = BelowFloor if fewest else NoWholeRack  # what finding no play proves
     try:
         _tighten_kept_bounds(walks, main)
     except NoWholeRack:
         raise nothing from None
     most = int(walks.kept_left[0, walks.pool])
+    if cap is not None:
+        # the fates' walks: a play keeping the ceiling's sets needs no walk proving it the best
+        most = min(most, cap)
     if most < fewest:
         raise BelowFloor
     best, score = walks.main(main, fewest, beam=BEAM)
@@ -502,7 +524,7 @@ def _fewest_changes(walks: _Walks, main: int, fewest: int = 0) -> list[int]:
         if best < 0:
             raise nothing
         return walks.path(best)
-    if best < 0:
+    if best < 0 and not fewest:
         best, score = walks.main(main, fewest, beam=BEAM_RETRY)
         if best < 0 and len(walks.rows) <= BEAM_RETRY:
             raise nothing  # an exact walk found nothing

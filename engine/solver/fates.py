@@ -66,6 +66,14 @@ class Fate:
     #: three), walked as a free table joker whose old set may still stay whole: a relaxation
     #: that bounds the kept fates it stands for, so its answer counts only once judged legal
     bound: bool = False
+    #: the joker stays in its old set, left exactly as it was (:func:`_whole_part`: the exact
+    #: part of a bound; ``keep_as`` None, but not freed)
+    whole: bool = False
+
+    @property
+    def freed(self) -> bool:
+        """Whether the joker leaves its old set for a new one (a bound counts: it may)."""
+        return self.keep_as is None and not self.whole
 
 
 def applies(pos: Position, opened: bool) -> bool:
@@ -181,7 +189,7 @@ def search(
         """A score of the whole position as one of the programme's walk of this combination:
         less the tiles the combination plays itself (replacements, landing sets)."""
         extra = [pos.tile(i) for f in combo for i in f.replaced_by] + [t for _, tiles in landing or () for t in tiles]
-        return less(whole, part_score(pos, extra, objective))
+        return less(whole, part_score(pos, extra, objective, kept=sum(f.whole for f in combo)))
 
     def floor_of(combo: tuple[Fate, ...], landing: Landing | None) -> dp.Floor | None:
         """What the programme's answer for this combination must beat: the accepted answer."""
@@ -249,8 +257,18 @@ def search(
                 return unproven()  # a combination without a whole-rack play might still beat it
             return Search(answer)
         if any(f.bound for f in combo):
-            return unproven()  # a relaxation's play the referee rejects: no split models it
-        freed = [i for i, f in enumerate(combo) if f.keep_as is None]
+            # a relaxation's play the referee rejects: its exact part, the bound's old set left
+            # as it was, is walked into the queue (and split by landings like any rejected
+            # play); the rest (the set changed) is still bounded by this answer, which goes
+            # back into the queue behind it and, popped again, gives up
+            whole = _whole_part(pos, combo)
+            if whole is None or whole in walked or not offer(whole, None):
+                return unproven()
+            again = (entry[0], next(order), answer, combo, landed)
+            verdicts[again[1]] = False
+            heapq.heappush(queue, again)
+            continue
+        freed = [i for i, f in enumerate(combo) if f.freed]
         if landed or not 1 <= len(freed) <= 2 or not (pos.rules.freed_in_new_set or pos.rules.freed_min_own_tiles > 0):
             return unproven()
         splits = _landings_of(pos, combo, freed)
@@ -265,18 +283,40 @@ def search(
         if head is not None and head[2].tiles > 0 and judged(head):
             if score(head[2], objective) >= parent:  # as good as any split can be
                 return unproven() if no_whole_rack and head[2].tiles < len(pos.rack_in) else Search(head[2])
-        for walks, landing in enumerate(_likeliest_first(splits, answer, combo)):
-            if walks >= MAX_LANDING_WALKS or not offer(combo, landing):
+        for walks, landing in enumerate(_walk_order(splits, answer, combo)):
+            if walks >= MAX_LANDING_WALKS + SMALLEST_LANDINGS or not offer(combo, landing):
                 return unproven()
-            # the best entry reaching the rejected answer the referee has not rejected (one it
-            # rejected waits in the queue for its own splits)
-            reaching = [e for e in queue if score(e[2], objective) >= parent and verdicts.get(e[1]) is not False]
-            head = min(reaching, key=lambda e: e[:2]) if reaching else None
+            head = _reaching(queue, parent, verdicts, objective)
             if head is not None and judged(head):
                 if no_whole_rack and head[2].tiles < len(pos.rack_in):
                     return unproven()
                 return Search(head[2])
     return unproven()
+
+
+def _reaching(queue: list, parent: tuple[int, int, int], verdicts: dict[int, bool], objective: Objective) -> tuple | None:
+    """The best entry of the queue that reaches the rejected answer ``parent`` and that the
+    referee has not rejected (one it rejected waits in the queue for its own splits)."""
+    reaching = [e for e in queue if score(e[2], objective) >= parent and verdicts.get(e[1]) is not False]
+    return min(reaching, key=lambda e: e[:2]) if reaching else None
+
+
+def _whole_part(pos: Position, combo: tuple[Fate, ...]) -> tuple[Fate, ...] | None:
+    """``combo`` with its first bound made exact: the joker's old set left exactly as it was
+    (the joker stays, and its set is out of the walk, so no fourth copy). Every play of the
+    bound either does that or changes the set. ``None`` where there is no bound, or its set
+    holds another table joker (whose fate that would decide too).
+
+    XP 90 + 24 seed 33: the bound's play (its set changed) is rejected, and the best legal play
+    keeps the set whole and ties it; the integer program took 0.4 s to find it (docs/solver.md)."""
+    for i, f in enumerate(combo):
+        if not f.bound:
+            continue
+        k = f.joker.set_index
+        if sum(j.set_index == k for j in pos.table_jokers) != 1:
+            return None
+        return combo[:i] + (Fate(f.joker, None, whole=True),) + combo[i + 1:]
+    return None
 
 
 #: a freed joker's landing: per new set, the fates (their places in the combination) of the
@@ -287,11 +327,14 @@ MAX_LANDINGS = 2000
 #: landing splits walked at most before the integer program is left the position (each is a
 #: walk of a few milliseconds; the integer program of a late-game position takes 0.2-2 s)
 MAX_LANDING_WALKS = 40
+#: the smallest landings, walked besides the likeliest (:func:`_walk_order`)
+SMALLEST_LANDINGS = 2
 
 
 def _landings_of(pos: Position, combo: tuple[Fate, ...], freed: list[int]) -> list[Landing] | None:
     """Every landing of the freed jokers of ``combo`` (one or two): each in a new set of its own,
-    sharing no rack tile, or the two in one new set; ``None`` past :data:`MAX_LANDINGS`."""
+    sharing no rack tile, or the two in one new set, a pair of alike jokers not also in mirror
+    image; ``None`` past :data:`MAX_LANDINGS`."""
     if len(freed) == 1:
         return [(((freed[0],), tiles),) for tiles in landings(pos, combo[freed[0]])]
     a, b = freed
@@ -312,9 +355,14 @@ def _landings_of(pos: Position, combo: tuple[Fate, ...], freed: list[int]) -> li
     # each joker's new sets listed once (and what they take), not once per set of the other;
     # a pair asked without Counter sums (those were a tenth of a late-game hint's search)
     seconds = [(second, needs(second)) for second in landings(pos, combo[b], replaced=combo[a].replaced_by)]
-    for first in landings(pos, combo[a], replaced=combo[b].replaced_by):
+    firsts = landings(pos, combo[a], replaced=combo[b].replaced_by)
+    # two alike jokers (one tile, the same new sets open to both): a pair and its mirror image
+    # settle into one position and lay out the same sets, so only the first listed is kept
+    # (late game: the likeliest order put each next to its mirror, half the walks repeated)
+    mirror = combo[a].joker.tile == combo[b].joker.tile and firsts == [second for second, _ in seconds]
+    for i, first in enumerate(firsts):
         need = needs(first)
-        for second, more in seconds:
+        for second, more in seconds[i:] if mirror else seconds:
             if both_fit(need, more):
                 out.append((((a,), first), ((b,), second)))
                 if len(out) > MAX_LANDINGS:
@@ -329,7 +377,7 @@ def _holds(pos: Position, combo: tuple[Fate, ...], play: TurnAnswer) -> bool:
     left whole in it. The combination is a restriction of the free position, so its best play
     then scores what ``play`` does (mid-game under PL-Wikipedia and Russian Wikipedia: the
     freed joker's walk, a third of the walks' states before the landings, found just that)."""
-    if any(f.keep_as is not None or f.bound for f in combo):
+    if any(f.keep_as is not None or f.bound or f.whole for f in combo):
         return False
     if Counter(pos.tile(i) for f in combo for i in f.replaced_by) - Counter(play.played):
         return False
@@ -368,6 +416,25 @@ def _likeliest_first(found: list[Landing], answer: TurnAnswer, combo: tuple[Fate
 
     # only the first MAX_LANDING_WALKS are walked: the rest need no order
     return heapq.nsmallest(MAX_LANDING_WALKS + 1, found, key=promise)
+
+
+def _walk_order(found: list[Landing], answer: TurnAnswer, combo: tuple[Fate, ...]) -> list[Landing]:
+    """The landings to walk, in order: the likeliest (:func:`_likeliest_first`), then the
+    :data:`SMALLEST_LANDINGS` smallest (fewest rack tiles, the first listed among equals),
+    then the other likeliest. The likeliest bet that the rejected play is nearly right and
+    favour big new sets; a small one leaves the rest of the rack the most ways to be laid
+    out, and is where the likeliest order fails: XP 90 + 24 seed 4, whose freed joker had
+    211 landings, the 41 likeliest none that reaches the rejected play, the smallest one
+    that does (the integer program took 67 ms there; docs/solver.md)."""
+    likeliest = _likeliest_first(found, answer, combo)
+    smallest = heapq.nsmallest(SMALLEST_LANDINGS, found, key=lambda landing: sum(len(t) for _, t in landing))
+    out: list[Landing] = []
+    seen: set[int] = set()
+    for landing in likeliest[:1] + smallest + likeliest[1:]:
+        if id(landing) not in seen:
+            seen.add(id(landing))
+            out.append(landing)
+    return out
 
 
 def _negated(key: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -438,7 +505,7 @@ def settle(pos: Position, combo: tuple[Fate, ...], landing: Landing | None = Non
     ``landing``, the freed jokers land in new sets with those rack tiles (they and the jokers
     leave the position)."""
     landed_fates = {i for ids, _ in landing or () for i in ids}
-    freed = [f.joker for i, f in enumerate(combo) if f.keep_as is None and i not in landed_fates]  # bound too
+    freed = [f.joker for i, f in enumerate(combo) if f.freed and i not in landed_fates]  # bound too
     settled = _free(pos, freed)
     table_count = list(pos.table_count)
     rack_count = list(pos.rack_count)
@@ -466,6 +533,12 @@ def settle(pos: Position, combo: tuple[Fate, ...], landing: Landing | None = Non
         fates = by_set.get(k)
         if not fates:
             sets.append(s)
+            continue
+        if any(f.whole for _, f in fates):
+            # left exactly as it was (:func:`_whole_part`): out of the walk, its tiles with it
+            for i, n in s.counts:
+                table_count[i] -= n
+            sets.append(replace(s, tiles=(), counts=(), joker_keys=(), keepable=False))
             continue
         tiles = list(s.tiles)
         joker_places = [i for i, t in enumerate(tiles) if t.is_joker]
@@ -508,6 +581,10 @@ def restore(
             pending = [f for f in pending if f.joker.set_index != k]
     for f in pending:
         _put_back(pos, table, f)
+    for f in combo:
+        if f.whole:  # its set, out of the walk, left as it was
+            table.append(list(pos.sets[f.joker.set_index].tiles))
+            untouched.append(True)
     extra: list[Tile] = []
     for ids, tiles in landing or ():
         new_set = [*(combo[i].joker.tile for i in ids), *tiles]
