@@ -1064,8 +1064,9 @@ def _with(
     ``None`` where the rest cannot be laid out, or (``floor``, a score of :func:`_score`) where
     no play with these special sets scores more than ``floor``. ``cache``: the rests' table
     positions of one search (:func:`_sub_position`)."""
+    sets = _sets_of(pos, cache)
     used = Counter(t for c in chosen for t in c.rack)
-    left_rack = list((Counter(pos.rack_in) - used).elements())
+    left_rack = list((sets.rack - used).elements())
     taken = Counter(x for c in chosen for x in c.taken if x[0] != TABLE)
     gone = Counter(t for c in chosen for k, t in c.taken if k == TABLE)  # from jokerless sets
     broken = {k for k, _ in taken}
@@ -1078,13 +1079,13 @@ def _with(
     for k, s in enumerate(pos.table_sets_in):
         if k not in broken:
             # one the rest cannot touch: left out of it, so that the fast methods apply
-            (kept if any(_is_special(t) for t in s) else table).append(s)
+            (kept if sets.special[k] else table).append(s)
             continue
-        left = Counter(s) - Counter({t: n for (j, t), n in taken.items() if j == k})
-        if any(_is_special(t) for t in s):
+        left = sets.counts[k] - Counter({t: n for (j, t), n in taken.items() if j == k})
+        if sets.special[k]:
             # its special jokers went to the chosen sets; a plain joker left behind is freed,
             # and the rest of the turn places it under the preset's joker rules
-            freed += _freed_jokers(s, left, pos.edition)
+            freed += _freed_jokers(left, sets.meanings(k, pos.edition))
             loose += [t for t in left.elements() if not t.is_joker]
         elif any(t.is_joker for t in left):
             if not _verdict(_key(left.elements()), pos.edition).valid:
@@ -1105,19 +1106,8 @@ def _with(
     if changed:
         sub.sets = [replace(s, keepable=False) if i in changed else s for i, s in enumerate(sub.sets)]
         sub.table_jokers = [_as_before(pos, j, origin[j.set_index]) if j.set_index in origin else j for j in sub.table_jokers]
-    if loose or freed:
-        sub = _with_loose(sub, loose, freed)
-    if gone:
-        # the tiles gone from jokerless sets: no set holding such a kind is told kept here (the
-        # kernel keeps a set with table tiles); :func:`_variants` name the sets they come from
-        sub = copy.copy(sub)
-        sub.table_count = list(sub.table_count)
-        for t, n in gone.items():
-            sub.table_count[sub.index(t)] -= n
-        sub.sets = [
-            replace(s, keepable=False) if s.keepable and not s.joker_keys and any(t in gone for t in s.tiles) else s
-            for s in sub.sets
-        ]
+    if loose or freed or gone:
+        sub = _with_loose(sub, loose, freed, gone, sets.not_keepable)
     must_place = bool(loose or changed or freed or gone)
     beat = None
     if floor is not None:
@@ -1190,12 +1180,60 @@ def _as_before(pos: Position, joker: TableJoker, k: int) -> TableJoker:
     )
 
 
-def _freed_jokers(old: tuple[Tile, ...], left: Counter, edition: Edition) -> list[tuple[Tile, tuple[Tile, ...]]]:
+@dataclass
+class _Sets:
+    """What :func:`_with` reads of the position's rack and table sets, read once per search:
+    every rest asked again whether each set held a special joker, counted its tiles and sorted
+    its key for a verdict (a third of the Python around a rest)."""
+
+    rack: Counter
+    special: list[bool]  # per table set: it holds a special joker
+    counts: list[Counter]  # per table set: its tiles counted
+    sets: list[tuple[Tile, ...]]
+    read: dict[int, tuple[list[Tile], list]] = field(default_factory=dict)
+    #: id of a rest's table set -> (that set, the same set not keepable): most rests share
+    #: their table's sets (:func:`_sub_position`), and the set held here keeps its id its own
+    unkept: dict[int, tuple[TableSet, TableSet]] = field(default_factory=dict)
+
+    def not_keepable(self, s: TableSet) -> TableSet:
+        """``s``, not to be kept whole this turn: made once per set of a search."""
+        mine = self.unkept.get(id(s))
+        if mine is None or mine[0] is not s:
+            mine = self.unkept[id(s)] = (s, replace(s, keepable=False))
+        return mine[1]
+
+    def meanings(self, k: int, edition: Edition) -> tuple[list[Tile], list]:
+        """Set ``k``'s jokers (in its order) and what each stood for (empty: an invalid set)."""
+        out = self.read.get(k)
+        if out is None:
+            old = self.sets[k]
+            verdict = _verdict(_key(old), edition)
+            jokers = [t for t in old if t.is_joker]
+            out = self.read[k] = (jokers, verdict.joker_meanings() if verdict.valid else [()] * len(jokers))
+        return out
+
+
+_SETS = "sets"  # the key of :class:`_Sets` in a search's cache (the others are tuples)
+
+
+def _sets_of(pos: Position, cache: dict | None) -> _Sets:
+    """The search's :class:`_Sets`, made by its first rest (``cache``: the search's, else none
+    is kept)."""
+    sets = cache.get(_SETS) if cache is not None else None
+    if sets is None:
+        tables = list(pos.table_sets_in)
+        special = [any(_is_special(t) for t in s) for s in tables]
+        sets = _Sets(Counter(pos.rack_in), special, [Counter(s) for s in tables], tables)
+        if cache is not None:
+            cache[_SETS] = sets
+    return sets
+
+
+def _freed_jokers(left: Counter, read: tuple[list[Tile], list]) -> list[tuple[Tile, tuple[Tile, ...]]]:
     """The plain jokers ``left`` of a broken table set holding a special joker, each with the
-    tiles it stood for in that set (what a tile replacing it must be, where the preset asks)."""
-    verdict = _verdict(_key(old), edition)
-    jokers = [t for t in old if t.is_joker]
-    meanings = verdict.joker_meanings() if verdict.valid else [()] * len(jokers)
+    tiles it stood for in that set (what a tile replacing it must be, where the preset asks);
+    ``read``: the set's jokers and their meanings (:meth:`_Sets.meanings`)."""
+    jokers, meanings = read
     out: list[tuple[Tile, tuple[Tile, ...]]] = []
     want = Counter({t: n for t, n in left.items() if t.is_joker})
     for tile, stands in zip(jokers, meanings):
@@ -1205,18 +1243,35 @@ def _freed_jokers(old: tuple[Tile, ...], left: Counter, edition: Edition) -> lis
     return out
 
 
-def _with_loose(sub: Position, loose: list[Tile], freed: list[tuple[Tile, tuple[Tile, ...]]] = ()) -> Position:  # type: ignore[assignment]
+def _with_loose(
+    sub: Position, loose: list[Tile], freed: list[tuple[Tile, tuple[Tile, ...]]] = (), gone: Counter | None = None,  # type: ignore[assignment]
+    not_keepable: Callable[[TableSet], TableSet] = lambda s: replace(s, keepable=False),
+) -> Position:
     """``sub`` with ``loose`` tiles on the table that must be placed but belong to no old set
     (what the special sets left of the table sets they took tiles from), and the plain jokers
-    ``freed`` from such sets, as table jokers of that set of loose tiles."""
+    ``freed`` from such sets, as table jokers of that set of loose tiles; and without the tiles
+    ``gone`` from jokerless sets: no set holding such a kind is told kept here (the kernel keeps
+    a set with table tiles); :func:`_variants` name the sets they come from. One copy of ``sub``
+    for both."""
     out = copy.copy(sub)
     out.table_count = list(sub.table_count)
+    out.sets = list(sub.sets)
+    if gone:
+        for t, n in gone.items():
+            out.table_count[sub.index(t)] -= n
+        kinds = gone.keys()
+        out.sets = [
+            not_keepable(s) if s.keepable and not s.joker_keys and not kinds.isdisjoint(s.tiles) else s
+            for s in out.sets
+        ]
+    if not (loose or freed):
+        return out
     for t in loose:
         out.table_count[sub.index(t)] += 1
     counts = tuple(sorted(Counter(sub.index(t) for t in loose).items()))
     keys = tuple(sub.joker_key(t) for t, _ in freed)
     k = len(sub.sets)
-    out.sets = [*sub.sets, TableSet((*loose, *(t for t, _ in freed)), counts, keys, locked=False, keepable=False)]  # type: ignore[arg-type]
+    out.sets.append(TableSet((*loose, *(t for t, _ in freed)), counts, keys, locked=False, keepable=False))  # type: ignore[arg-type]
     if freed:
         out.joker_tile = dict(sub.joker_tile)
         out.table_jokers = list(sub.table_jokers)
