@@ -234,19 +234,22 @@ def _shapes(pool: _Pool, ed: Edition) -> set[tuple[Tile, ...]]:
     return out
 
 
-_ORDER: dict[Tile, tuple] = {}
+class _Orders(dict):
+    """Each tile's place in a key (:func:`_key`), made on first use. Read as ``sorted``'s key
+    by the dict's own look-up: a Python function per tile sorted was a tenth of making the
+    special sets (a quarter of a million calls a hint)."""
+
+    def __missing__(self, t: Tile) -> tuple:
+        order = self[t] = (t.is_joker, t.sort_key() if not t.is_joker else (0, 0, str(t)))
+        return order
 
 
-def _order(t: Tile) -> tuple:
-    order = _ORDER.get(t)
-    if order is None:
-        order = _ORDER[t] = (t.is_joker, t.sort_key() if not t.is_joker else (0, 0, str(t)))
-    return order
+_ORDER = _Orders()
 
 
 def _key(tiles) -> tuple[Tile, ...]:  # type: ignore[no-untyped-def]
     """Tiles in one order, so that a multiset has one key."""
-    return tuple(sorted(tiles, key=_order))
+    return tuple(sorted(tiles, key=_ORDER.__getitem__))
 
 
 def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set, pool: _Pool) -> None:
@@ -782,14 +785,17 @@ def solve(
     # the bound of its family (:func:`_family_bounds`), or else one of its own, and goes back
     rough = _bounder(pos, objective, per_rest=False)
     bound = _bounder(pos, objective, per_rest=True)
-    families = _family_bounds(pos, opened, objective, by_rest) if compiled else None
+    families = _family_bounds(pos, opened, objective, by_rest, cache) if compiled else None
     sizes = [len(s) for s in pos.table_sets_in]
+    promises: dict[tuple, int] = {}  # per rack part (the rests of a family share it)
     for key, group in by_rest.items():
         # at one bound: the rests with no loose tile first (a set grown or made whole), then
         # those whose special sets use the rack tiles the play without them leaves behind
-        taken = Counter(k for k, _ in key[1] if k != TABLE)
-        loose = sum(sizes[k] - n for k, n in taken.items())
-        promise = sum((Counter(key[0]) & behind).values())
+        named = [k for k, _ in key[1] if k != TABLE]
+        loose = sum(sizes[k] for k in set(named)) - len(named)
+        promise = promises.get(key[0])
+        if promise is None:
+            promise = promises[key[0]] = sum((Counter(key[0]) & behind).values())
         heapq.heappush(heap, (_neg(rough(key)) + (loose > 0, -promise), next(tick), False, key, group))
     solved = 0
     setlevel: _Pool | None = None
@@ -967,13 +973,14 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
 
 
 def _family_bounds(
-    pos: Position, opened: bool, objective: Objective, rests: dict[tuple, list]
+    pos: Position, opened: bool, objective: Objective, rests: dict[tuple, list], cache: dict | None = None
 ) -> Callable[[tuple, tuple[int, int, int], int], tuple[int, int, int] | None] | None:
     """The bound of each rest's family (:class:`FamilyBound`: the rests whose special sets take
     the same rack tiles) on the whole play's score, given the best score so far (its walks
     prune below what the family must reach to beat it); ``None`` per rest where the family has
     none. Where the table holds a plain joker (a rest may then hold a table joker, which the
-    relaxation does not model) or before the opening: ``None``."""
+    relaxation does not model) or before the opening: ``None``. ``cache``: the search's table
+    positions (:func:`_sub_position`): families with the same core read it once."""
     if not opened or any(t.is_joker and not _is_special(t) for s in pos.table_sets_in for t in s):
         return None
     sets = pos.table_sets_in
@@ -984,7 +991,7 @@ def _family_bounds(
     keys_of: dict[tuple, list[tuple]] = {}
     for key in rests:
         keys_of.setdefault(key[0], []).append(key)
-    made: dict[tuple, tuple[FamilyBound, int]] = {}
+    made: dict[tuple, tuple[FamilyBound, int, tuple[int, int]]] = {}
 
     def table_of(key: tuple) -> Counter:
         table = base.copy()
@@ -993,15 +1000,18 @@ def _family_bounds(
         table.subtract(t for _, t in key[1] if not t.is_joker)
         return table
 
-    def made_for(rack: tuple) -> tuple[FamilyBound, int]:
-        """The family's bound and its number of core sets."""
+    def made_for(rack: tuple) -> tuple[FamilyBound, int, tuple[int, int]]:
+        """The family's bound, its number of core sets and the score of its rack tiles (the
+        special sets'), as :func:`part_score` counts it, but for the old sets kept."""
         keys = keys_of[rack]
         # a table tile of a kind taken from TABLE may come from any set holding one (the
         # sourcings of :func:`_variants`): no such set is in the core
         gone = {t for key in keys for k, t in key[1] if k == TABLE}
         core = [s for k, s in enumerate(sets) if not holds[k] and not gone.intersection(s)]
         left = list((Counter(pos.rack_in) - Counter(rack)).elements())
-        return FamilyBound(pos, left, [table_of(k) for k in keys], core, objective), len(core)
+        relaxed = _sub_position(core, left, pos, pos.rules, cache)
+        mine = part_score(pos, list(rack), objective)[:2]
+        return FamilyBound(pos, left, [table_of(k) for k in keys], core, objective, relaxed), len(core), mine
 
     def family(key: tuple, best: tuple[int, int, int], kept: int) -> tuple[int, int, int] | None:
         """``kept``: old sets the rest keeps at most, whatever its play (the cheap bound's:
@@ -1013,8 +1023,8 @@ def _family_bounds(
         rack = key[0]
         if rack not in made:
             made[rack] = made_for(rack)
-        bound, core = made[rack]
-        mine = part_score(pos, list(rack), objective, kept - core)
+        bound, core, score = made[rack]
+        mine = (*score, kept - core)
         most = bound.at_most(less(best, mine))
         return None if most is None else (mine[0] + most[0], mine[1] + most[1], mine[2] + most[2])
 
