@@ -993,12 +993,25 @@ def _family_bounds(
         keys_of.setdefault(key[0], []).append(key)
     made: dict[tuple, tuple[FamilyBound, int, tuple[int, int]]] = {}
 
-    def table_of(key: tuple) -> Counter:
-        table = base.copy()
-        for k in {k for k, _ in key[1] if k != TABLE}:
-            table.update(t for t in sets[k] if not t.is_joker)
-        table.subtract(t for _, t in key[1] if not t.is_joker)
-        return table
+    def table_range(keys: list[tuple]) -> tuple[Counter, Counter]:
+        """The fewest and the most numbered table tiles of each kind that a rest of ``keys``
+        must place: all a family bound reads of its rests' tables. Each rest's table is
+        ``base`` and a few tiles more (its broken sets') or fewer (those its special sets
+        take), so only those kinds are compared across the rests, not ``base`` copied per rest
+        (that was most of making a family's bound)."""
+        deltas = []
+        for key in keys:
+            delta: Counter = Counter()
+            for k in {k for k, _ in key[1] if k != TABLE}:
+                delta.update(t for t in sets[k] if not t.is_joker)
+            delta.subtract(t for _, t in key[1] if not t.is_joker)
+            deltas.append(delta)
+        low, high = base.copy(), base.copy()
+        for t in set().union(*deltas):
+            changes = [delta.get(t, 0) for delta in deltas]
+            low[t] += min(changes)
+            high[t] += max(changes)
+        return low, high
 
     def made_for(rack: tuple) -> tuple[FamilyBound, int, tuple[int, int]]:
         """The family's bound, its number of core sets and the score of its rack tiles (the
@@ -1011,7 +1024,9 @@ def _family_bounds(
         left = list((Counter(pos.rack_in) - Counter(rack)).elements())
         relaxed = _sub_position(core, left, pos, pos.rules, cache)
         mine = part_score(pos, list(rack), objective)[:2]
-        return FamilyBound(pos, left, [table_of(k) for k in keys], core, objective, relaxed), len(core), mine
+        # the fewest and the most of each kind stand for every rest's table: the bound reads
+        # only those (its must-place counts and its spares)
+        return FamilyBound(pos, left, table_range(keys), core, objective, relaxed), len(core), mine
 
     def family(key: tuple, best: tuple[int, int, int], kept: int) -> tuple[int, int, int] | None:
         """``kept``: old sets the rest keeps at most, whatever its play (the cheap bound's:
