@@ -783,8 +783,9 @@ def solve(
     tick = itertools.count()
     # every rest first by a bound as cheap as it is loose; a rest at the top of the queue gets
     # the bound of its family (:func:`_family_bounds`), or else one of its own, and goes back
-    rough = _bounder(pos, objective, per_rest=False)
-    bound = _bounder(pos, objective, per_rest=True)
+    wholes: dict[tuple, int] = {}
+    rough = _bounder(pos, objective, per_rest=False, wholes=wholes)
+    bound = _bounder(pos, objective, per_rest=True, wholes=wholes)
     families = _family_bounds(pos, opened, objective, by_rest, cache) if compiled else None
     sizes = [len(s) for s in pos.table_sets_in]
     promises: dict[tuple, int] = {}  # per rack part (the rests of a family share it)
@@ -882,23 +883,29 @@ def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
 
 def _taken_key(taken: Iterable[tuple[int, Tile]]) -> tuple[tuple[int, Tile], ...]:
     """(source, tile) pairs in one order (by source, then the tile's name), as a key."""
-    return tuple(sorted(taken, key=_source_order))
+    return tuple(sorted(taken, key=_SOURCE_ORDER.__getitem__))
 
 
-_NAMES: dict[Tile, str] = {}
+class _SourceOrders(dict):
+    """Each (source, tile) pair's place in a key (:func:`_taken_key`), made on first use and
+    read by the dict's own look-up, as :class:`_Orders`."""
+
+    def __missing__(self, x: tuple[int, Tile]) -> tuple[int, str]:
+        order = self[x] = (x[0], str(x[1]))
+        return order
 
 
-def _source_order(x: tuple[int, Tile]) -> tuple[int, str]:
-    name = _NAMES.get(x[1])
-    if name is None:
-        name = _NAMES[x[1]] = str(x[1])
-    return x[0], name
+_SOURCE_ORDER = _SourceOrders()
 
 
-def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[tuple], tuple[int, int, int]]:
+def _bounder(
+    pos: Position, objective: Objective, per_rest: bool, wholes: dict | None = None
+) -> Callable[[tuple], tuple[int, int, int]]:
     """What a rest can reach at best: the special sets' rack tiles and every rack tile left that
     a plain set could hold (by :func:`_plain_reach`), given the tiles the special sets leave
-    (``per_rest``) or given the whole table and rack (cheaper, and as true: a rest has less)."""
+    (``per_rest``) or given the whole table and rack (cheaper, and as true: a rest has less).
+    ``wholes``: the old sets each rest must leave, shared by the bounders of one search."""
+    wholes = {} if wholes is None else wholes
     everything = Counter(t for s in pos.table_sets_in for t in s if not _is_special(t))
     everything += Counter(t for t in pos.rack_in if not _is_special(t))
     reach = _plain_reach(everything, pos.edition)
@@ -923,8 +930,18 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
         """Old sets that no sourcing of the rest's special sets leaves whole: those a tile
         taken from :data:`TABLE` must leave (the rest of its kind, on the table or the rack's
         spare copies, cannot keep every set holding it), at least the most for one kind, and
-        every one that is the only set holding a kind it must leave."""
-        gone = Counter(t for k, t in key[1] if k == TABLE)
+        every one that is the only set holding a kind it must leave. Counted once per rest
+        (``wholes``): the cheap bound and the rest's own ask it both."""
+        out = wholes.get(key)
+        if out is None:
+            out = wholes[key] = must_leave(key)
+        return out
+
+    def must_leave(key: tuple) -> int:
+        gone: dict[Tile, int] = {}
+        for k, t in key[1]:
+            if k == TABLE:
+                gone[t] = gone.get(t, 0) + 1
         if not gone:
             return 0
         most, only = 0, set()
