@@ -645,30 +645,33 @@ def _combinations(
 ) -> tuple[list[tuple[SpecialSet, ...]], bool]:
     """Every choice of special sets that share no tile and leave no special joker of a broken
     table set behind; and whether the budget cut the list short."""
-    rack_have = Counter(pos.rack_in)
-    set_have = dict(enumerate(Counter(s) for s in pos.table_sets_in))
-    set_have[TABLE] = Counter(t for s in pos.table_sets_in if not any(x.is_joker for x in s) for t in s)
     holds_special = {k: any(_is_special(t) for t in s) for k, s in enumerate(pos.table_sets_in)}
     specials_of = [Counter(t for t in s if _is_special(t)) for s in pos.table_sets_in]
-    takes = [Counter(c.taken) for c in found]
     most = sum(1 for t in pos.rack_in if _is_special(t)) + sum(
         1 for s in pos.table_sets_in for t in s if _is_special(t)
     )
 
-    def complete(chosen: list[SpecialSet], taken: Counter) -> bool:
+    def complete(taken: Iterable[tuple[int, Tile]]) -> bool:
+        """``taken``: every (source, tile) the chosen sets take, once per tile."""
         # a broken set's special jokers must be in the chosen sets (the models cannot place
         # them); its plain jokers may be, or go to the rest of the turn as freed table jokers
+        taken = tuple(taken)
         for k in {k for k, _ in taken}:
             if holds_special.get(k, False):
-                got = Counter(t for (j, t), n in taken.items() if j == k and _is_special(t) for _ in range(n))
+                got = Counter(t for j, t in taken if j == k and _is_special(t))
                 if got != specials_of[k]:
                     return False
         return True
 
     if most == 1:
         # one special joker: each set alone, whose sourcing the pool supplies by construction
-        alone = [(c,) for c, taken in zip(found, takes) if complete([c], taken)]
+        alone = [(c,) for c in found if complete(c.taken)]
         return alone[:MAX_COMBINATIONS], len(alone) > MAX_COMBINATIONS
+
+    rack_have = Counter(pos.rack_in)
+    set_have = dict(enumerate(Counter(s) for s in pos.table_sets_in))
+    set_have[TABLE] = Counter(t for s in pos.table_sets_in if not any(x.is_joker for x in s) for t in s)
+    takes = [Counter(c.taken) for c in found]
 
     racks = [Counter(c.rack) for c in found]
     out: list[tuple[SpecialSet, ...]] = []
@@ -700,7 +703,7 @@ def _combinations(
     def extend(start: int, chosen: list[SpecialSet], rack: Counter, taken: Counter, allowed: int) -> None:
         nonlocal cut
         _check(deadline)
-        if chosen and complete(chosen, taken):
+        if chosen and complete(taken.elements()):
             if len(out) >= MAX_COMBINATIONS:
                 cut = True
                 return
@@ -873,7 +876,7 @@ def _marked(pos: Position, combo: tuple[SpecialSet, ...]) -> int:
     gone = {t for c in combo for k, t in c.taken if k == TABLE}
     if not gone:
         return 0
-    return sum(1 for s in pos.table_sets_in if not any(t.is_joker for t in s) and any(t in gone for t in s))
+    return sum(1 for s in pos.table_sets_in if not gone.isdisjoint(s) and not any(t.is_joker for t in s))
 
 
 def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
