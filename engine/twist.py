@@ -222,12 +222,25 @@ def _colour_run(
     for stretch, colour in zip(stretches, chosen):
         for n in stretch:
             colour_of[n] = colour
-    for n in sorted(change_at):  # a colour-change joker counts in the colour before it
-        before = [colour_of[m] for m in span if m < n and m in colour_of]
-        colour_of[n] = before[-1] if before else chosen[1]
-    stands_for = [by_number.get(n) or Tile(number=n, colour=colour_of[n]) for n in span]
-    meaning = {i: tuple(Tile(number=n, colour=colour_of[n]) for n in ns) for i, ns in placed.items()}
+    for n in sorted(change_at):
+        # a colour-change joker counts in the colour before it: every number below it in the
+        # span has its colour by now (a stretch's, or an earlier change joker's)
+        colour_of[n] = colour_of[n - 1] if n > span[0] else chosen[1]
+    stands_for = [by_number.get(n) or _tile(n, colour_of[n]) for n in span]
+    meaning = {i: tuple(_tile(n, colour_of[n]) for n in ns) for i, ns in placed.items()}
     return _reading(SetKind.RUN, stands_for, meaning)
+
+
+_TILES: dict[tuple[int, Colour], Tile] = {}
+
+
+def _tile(number: int, colour: Colour) -> Tile:
+    """The tile a joker stands for, made once: a run's readings name thousands of them per hint
+    of the solver's Twist search, and tiles are equal by value, so one of each serves all."""
+    tile = _TILES.get((number, colour))
+    if tile is None:
+        tile = _TILES[(number, colour)] = Tile(number=number, colour=colour)
+    return tile
 
 
 def _choose_colours(fixed: list[Colour | None], colours: tuple[Colour, ...]) -> list[Colour] | None:

@@ -16,6 +16,7 @@ hundreds of rests of a mid-game hint.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Sequence
 
@@ -37,11 +38,16 @@ class FamilyBound:
         tables: Sequence[Counter[Tile]],
         core: Sequence[Sequence[Tile]],
         objective: Objective,
+        relaxed: Position | None = None,
     ) -> None:
         """``pos``: the whole turn (edition, rules); ``rack``: the family's rack; ``tables``:
         per rest, the numbered table tiles it must place (a rest has no table joker); ``core``:
-        the old sets every rest of the family holds whole (their tiles are in every table)."""
-        relaxed = Position(core, rack, pos.edition, pos.rules)
+        the old sets every rest of the family holds whole (their tiles are in every table).
+        ``relaxed``: ``Position(core, rack, ...)`` where the caller has it (the Twist search
+        reads a core's sets once for its families), never changed here."""
+        if relaxed is None:
+            relaxed = Position(core, rack, pos.edition, pos.rules)
+        relaxed = copy.copy(relaxed)  # its table counts are set below
         counts = [[0] * relaxed.size for _ in tables]
         for count, table in zip(counts, tables):
             for t, n in table.items():

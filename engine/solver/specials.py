@@ -234,19 +234,22 @@ def _shapes(pool: _Pool, ed: Edition) -> set[tuple[Tile, ...]]:
     return out
 
 
-_ORDER: dict[Tile, tuple] = {}
+class _Orders(dict):
+    """Each tile's place in a key (:func:`_key`), made on first use. Read as ``sorted``'s key
+    by the dict's own look-up: a Python function per tile sorted was a tenth of making the
+    special sets (a quarter of a million calls a hint)."""
+
+    def __missing__(self, t: Tile) -> tuple:
+        order = self[t] = (t.is_joker, t.sort_key() if not t.is_joker else (0, 0, str(t)))
+        return order
 
 
-def _order(t: Tile) -> tuple:
-    order = _ORDER.get(t)
-    if order is None:
-        order = _ORDER[t] = (t.is_joker, t.sort_key() if not t.is_joker else (0, 0, str(t)))
-    return order
+_ORDER = _Orders()
 
 
 def _key(tiles) -> tuple[Tile, ...]:  # type: ignore[no-untyped-def]
     """Tiles in one order, so that a multiset has one key."""
-    return tuple(sorted(tiles, key=_order))
+    return tuple(sorted(tiles, key=_ORDER.__getitem__))
 
 
 def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set, pool: _Pool) -> None:
@@ -642,30 +645,33 @@ def _combinations(
 ) -> tuple[list[tuple[SpecialSet, ...]], bool]:
     """Every choice of special sets that share no tile and leave no special joker of a broken
     table set behind; and whether the budget cut the list short."""
-    rack_have = Counter(pos.rack_in)
-    set_have = dict(enumerate(Counter(s) for s in pos.table_sets_in))
-    set_have[TABLE] = Counter(t for s in pos.table_sets_in if not any(x.is_joker for x in s) for t in s)
     holds_special = {k: any(_is_special(t) for t in s) for k, s in enumerate(pos.table_sets_in)}
     specials_of = [Counter(t for t in s if _is_special(t)) for s in pos.table_sets_in]
-    takes = [Counter(c.taken) for c in found]
     most = sum(1 for t in pos.rack_in if _is_special(t)) + sum(
         1 for s in pos.table_sets_in for t in s if _is_special(t)
     )
 
-    def complete(chosen: list[SpecialSet], taken: Counter) -> bool:
+    def complete(taken: Iterable[tuple[int, Tile]]) -> bool:
+        """``taken``: every (source, tile) the chosen sets take, once per tile."""
         # a broken set's special jokers must be in the chosen sets (the models cannot place
         # them); its plain jokers may be, or go to the rest of the turn as freed table jokers
+        taken = tuple(taken)
         for k in {k for k, _ in taken}:
             if holds_special.get(k, False):
-                got = Counter(t for (j, t), n in taken.items() if j == k and _is_special(t) for _ in range(n))
+                got = Counter(t for j, t in taken if j == k and _is_special(t))
                 if got != specials_of[k]:
                     return False
         return True
 
     if most == 1:
         # one special joker: each set alone, whose sourcing the pool supplies by construction
-        alone = [(c,) for c, taken in zip(found, takes) if complete([c], taken)]
+        alone = [(c,) for c in found if complete(c.taken)]
         return alone[:MAX_COMBINATIONS], len(alone) > MAX_COMBINATIONS
+
+    rack_have = Counter(pos.rack_in)
+    set_have = dict(enumerate(Counter(s) for s in pos.table_sets_in))
+    set_have[TABLE] = Counter(t for s in pos.table_sets_in if not any(x.is_joker for x in s) for t in s)
+    takes = [Counter(c.taken) for c in found]
 
     racks = [Counter(c.rack) for c in found]
     out: list[tuple[SpecialSet, ...]] = []
@@ -697,7 +703,7 @@ def _combinations(
     def extend(start: int, chosen: list[SpecialSet], rack: Counter, taken: Counter, allowed: int) -> None:
         nonlocal cut
         _check(deadline)
-        if chosen and complete(chosen, taken):
+        if chosen and complete(taken.elements()):
             if len(out) >= MAX_COMBINATIONS:
                 cut = True
                 return
@@ -780,16 +786,20 @@ def solve(
     tick = itertools.count()
     # every rest first by a bound as cheap as it is loose; a rest at the top of the queue gets
     # the bound of its family (:func:`_family_bounds`), or else one of its own, and goes back
-    rough = _bounder(pos, objective, per_rest=False)
-    bound = _bounder(pos, objective, per_rest=True)
-    families = _family_bounds(pos, opened, objective, by_rest) if compiled else None
+    wholes: dict[tuple, int] = {}
+    rough = _bounder(pos, objective, per_rest=False, wholes=wholes)
+    bound = _bounder(pos, objective, per_rest=True, wholes=wholes)
+    families = _family_bounds(pos, opened, objective, by_rest, cache) if compiled else None
     sizes = [len(s) for s in pos.table_sets_in]
+    promises: dict[tuple, int] = {}  # per rack part (the rests of a family share it)
     for key, group in by_rest.items():
         # at one bound: the rests with no loose tile first (a set grown or made whole), then
         # those whose special sets use the rack tiles the play without them leaves behind
-        taken = Counter(k for k, _ in key[1] if k != TABLE)
-        loose = sum(sizes[k] - n for k, n in taken.items())
-        promise = sum((Counter(key[0]) & behind).values())
+        named = [k for k, _ in key[1] if k != TABLE]
+        loose = sum(sizes[k] for k in set(named)) - len(named)
+        promise = promises.get(key[0])
+        if promise is None:
+            promise = promises[key[0]] = sum((Counter(key[0]) & behind).values())
         heapq.heappush(heap, (_neg(rough(key)) + (loose > 0, -promise), next(tick), False, key, group))
     solved = 0
     setlevel: _Pool | None = None
@@ -866,7 +876,7 @@ def _marked(pos: Position, combo: tuple[SpecialSet, ...]) -> int:
     gone = {t for c in combo for k, t in c.taken if k == TABLE}
     if not gone:
         return 0
-    return sum(1 for s in pos.table_sets_in if not any(t.is_joker for t in s) and any(t in gone for t in s))
+    return sum(1 for s in pos.table_sets_in if not gone.isdisjoint(s) and not any(t.is_joker for t in s))
 
 
 def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
@@ -876,23 +886,29 @@ def _rest_key(combo: tuple[SpecialSet, ...]) -> tuple:
 
 def _taken_key(taken: Iterable[tuple[int, Tile]]) -> tuple[tuple[int, Tile], ...]:
     """(source, tile) pairs in one order (by source, then the tile's name), as a key."""
-    return tuple(sorted(taken, key=_source_order))
+    return tuple(sorted(taken, key=_SOURCE_ORDER.__getitem__))
 
 
-_NAMES: dict[Tile, str] = {}
+class _SourceOrders(dict):
+    """Each (source, tile) pair's place in a key (:func:`_taken_key`), made on first use and
+    read by the dict's own look-up, as :class:`_Orders`."""
+
+    def __missing__(self, x: tuple[int, Tile]) -> tuple[int, str]:
+        order = self[x] = (x[0], str(x[1]))
+        return order
 
 
-def _source_order(x: tuple[int, Tile]) -> tuple[int, str]:
-    name = _NAMES.get(x[1])
-    if name is None:
-        name = _NAMES[x[1]] = str(x[1])
-    return x[0], name
+_SOURCE_ORDER = _SourceOrders()
 
 
-def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[tuple], tuple[int, int, int]]:
+def _bounder(
+    pos: Position, objective: Objective, per_rest: bool, wholes: dict | None = None
+) -> Callable[[tuple], tuple[int, int, int]]:
     """What a rest can reach at best: the special sets' rack tiles and every rack tile left that
     a plain set could hold (by :func:`_plain_reach`), given the tiles the special sets leave
-    (``per_rest``) or given the whole table and rack (cheaper, and as true: a rest has less)."""
+    (``per_rest``) or given the whole table and rack (cheaper, and as true: a rest has less).
+    ``wholes``: the old sets each rest must leave, shared by the bounders of one search."""
+    wholes = {} if wholes is None else wholes
     everything = Counter(t for s in pos.table_sets_in for t in s if not _is_special(t))
     everything += Counter(t for t in pos.rack_in if not _is_special(t))
     reach = _plain_reach(everything, pos.edition)
@@ -917,8 +933,18 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
         """Old sets that no sourcing of the rest's special sets leaves whole: those a tile
         taken from :data:`TABLE` must leave (the rest of its kind, on the table or the rack's
         spare copies, cannot keep every set holding it), at least the most for one kind, and
-        every one that is the only set holding a kind it must leave."""
-        gone = Counter(t for k, t in key[1] if k == TABLE)
+        every one that is the only set holding a kind it must leave. Counted once per rest
+        (``wholes``): the cheap bound and the rest's own ask it both."""
+        out = wholes.get(key)
+        if out is None:
+            out = wholes[key] = must_leave(key)
+        return out
+
+    def must_leave(key: tuple) -> int:
+        gone: dict[Tile, int] = {}
+        for k, t in key[1]:
+            if k == TABLE:
+                gone[t] = gone.get(t, 0) + 1
         if not gone:
             return 0
         most, only = 0, set()
@@ -967,13 +993,14 @@ def _bounder(pos: Position, objective: Objective, per_rest: bool) -> Callable[[t
 
 
 def _family_bounds(
-    pos: Position, opened: bool, objective: Objective, rests: dict[tuple, list]
+    pos: Position, opened: bool, objective: Objective, rests: dict[tuple, list], cache: dict | None = None
 ) -> Callable[[tuple, tuple[int, int, int], int], tuple[int, int, int] | None] | None:
     """The bound of each rest's family (:class:`FamilyBound`: the rests whose special sets take
     the same rack tiles) on the whole play's score, given the best score so far (its walks
     prune below what the family must reach to beat it); ``None`` per rest where the family has
     none. Where the table holds a plain joker (a rest may then hold a table joker, which the
-    relaxation does not model) or before the opening: ``None``."""
+    relaxation does not model) or before the opening: ``None``. ``cache``: the search's table
+    positions (:func:`_sub_position`): families with the same core read it once."""
     if not opened or any(t.is_joker and not _is_special(t) for s in pos.table_sets_in for t in s):
         return None
     sets = pos.table_sets_in
@@ -984,24 +1011,42 @@ def _family_bounds(
     keys_of: dict[tuple, list[tuple]] = {}
     for key in rests:
         keys_of.setdefault(key[0], []).append(key)
-    made: dict[tuple, tuple[FamilyBound, int]] = {}
+    made: dict[tuple, tuple[FamilyBound, int, tuple[int, int]]] = {}
 
-    def table_of(key: tuple) -> Counter:
-        table = base.copy()
-        for k in {k for k, _ in key[1] if k != TABLE}:
-            table.update(t for t in sets[k] if not t.is_joker)
-        table.subtract(t for _, t in key[1] if not t.is_joker)
-        return table
+    def table_range(keys: list[tuple]) -> tuple[Counter, Counter]:
+        """The fewest and the most numbered table tiles of each kind that a rest of ``keys``
+        must place: all a family bound reads of its rests' tables. Each rest's table is
+        ``base`` and a few tiles more (its broken sets') or fewer (those its special sets
+        take), so only those kinds are compared across the rests, not ``base`` copied per rest
+        (that was most of making a family's bound)."""
+        deltas = []
+        for key in keys:
+            delta: Counter = Counter()
+            for k in {k for k, _ in key[1] if k != TABLE}:
+                delta.update(t for t in sets[k] if not t.is_joker)
+            delta.subtract(t for _, t in key[1] if not t.is_joker)
+            deltas.append(delta)
+        low, high = base.copy(), base.copy()
+        for t in set().union(*deltas):
+            changes = [delta.get(t, 0) for delta in deltas]
+            low[t] += min(changes)
+            high[t] += max(changes)
+        return low, high
 
-    def made_for(rack: tuple) -> tuple[FamilyBound, int]:
-        """The family's bound and its number of core sets."""
+    def made_for(rack: tuple) -> tuple[FamilyBound, int, tuple[int, int]]:
+        """The family's bound, its number of core sets and the score of its rack tiles (the
+        special sets'), as :func:`part_score` counts it, but for the old sets kept."""
         keys = keys_of[rack]
         # a table tile of a kind taken from TABLE may come from any set holding one (the
         # sourcings of :func:`_variants`): no such set is in the core
         gone = {t for key in keys for k, t in key[1] if k == TABLE}
         core = [s for k, s in enumerate(sets) if not holds[k] and not gone.intersection(s)]
         left = list((Counter(pos.rack_in) - Counter(rack)).elements())
-        return FamilyBound(pos, left, [table_of(k) for k in keys], core, objective), len(core)
+        relaxed = _sub_position(core, left, pos, pos.rules, cache)
+        mine = part_score(pos, list(rack), objective)[:2]
+        # the fewest and the most of each kind stand for every rest's table: the bound reads
+        # only those (its must-place counts and its spares)
+        return FamilyBound(pos, left, table_range(keys), core, objective, relaxed), len(core), mine
 
     def family(key: tuple, best: tuple[int, int, int], kept: int) -> tuple[int, int, int] | None:
         """``kept``: old sets the rest keeps at most, whatever its play (the cheap bound's:
@@ -1013,8 +1058,8 @@ def _family_bounds(
         rack = key[0]
         if rack not in made:
             made[rack] = made_for(rack)
-        bound, core = made[rack]
-        mine = part_score(pos, list(rack), objective, kept - core)
+        bound, core, score = made[rack]
+        mine = (*score, kept - core)
         most = bound.at_most(less(best, mine))
         return None if most is None else (mine[0] + most[0], mine[1] + most[1], mine[2] + most[2])
 
@@ -1064,8 +1109,9 @@ def _with(
     ``None`` where the rest cannot be laid out, or (``floor``, a score of :func:`_score`) where
     no play with these special sets scores more than ``floor``. ``cache``: the rests' table
     positions of one search (:func:`_sub_position`)."""
+    sets = _sets_of(pos, cache)
     used = Counter(t for c in chosen for t in c.rack)
-    left_rack = list((Counter(pos.rack_in) - used).elements())
+    left_rack = list((sets.rack - used).elements())
     taken = Counter(x for c in chosen for x in c.taken if x[0] != TABLE)
     gone = Counter(t for c in chosen for k, t in c.taken if k == TABLE)  # from jokerless sets
     broken = {k for k, _ in taken}
@@ -1078,13 +1124,13 @@ def _with(
     for k, s in enumerate(pos.table_sets_in):
         if k not in broken:
             # one the rest cannot touch: left out of it, so that the fast methods apply
-            (kept if any(_is_special(t) for t in s) else table).append(s)
+            (kept if sets.special[k] else table).append(s)
             continue
-        left = Counter(s) - Counter({t: n for (j, t), n in taken.items() if j == k})
-        if any(_is_special(t) for t in s):
+        left = sets.counts[k] - Counter({t: n for (j, t), n in taken.items() if j == k})
+        if sets.special[k]:
             # its special jokers went to the chosen sets; a plain joker left behind is freed,
             # and the rest of the turn places it under the preset's joker rules
-            freed += _freed_jokers(s, left, pos.edition)
+            freed += _freed_jokers(left, sets.meanings(k, pos.edition))
             loose += [t for t in left.elements() if not t.is_joker]
         elif any(t.is_joker for t in left):
             if not _verdict(_key(left.elements()), pos.edition).valid:
@@ -1105,19 +1151,8 @@ def _with(
     if changed:
         sub.sets = [replace(s, keepable=False) if i in changed else s for i, s in enumerate(sub.sets)]
         sub.table_jokers = [_as_before(pos, j, origin[j.set_index]) if j.set_index in origin else j for j in sub.table_jokers]
-    if loose or freed:
-        sub = _with_loose(sub, loose, freed)
-    if gone:
-        # the tiles gone from jokerless sets: no set holding such a kind is told kept here (the
-        # kernel keeps a set with table tiles); :func:`_variants` name the sets they come from
-        sub = copy.copy(sub)
-        sub.table_count = list(sub.table_count)
-        for t, n in gone.items():
-            sub.table_count[sub.index(t)] -= n
-        sub.sets = [
-            replace(s, keepable=False) if s.keepable and not s.joker_keys and any(t in gone for t in s.tiles) else s
-            for s in sub.sets
-        ]
+    if loose or freed or gone:
+        sub = _with_loose(sub, loose, freed, gone, sets.not_keepable)
     must_place = bool(loose or changed or freed or gone)
     beat = None
     if floor is not None:
@@ -1190,12 +1225,60 @@ def _as_before(pos: Position, joker: TableJoker, k: int) -> TableJoker:
     )
 
 
-def _freed_jokers(old: tuple[Tile, ...], left: Counter, edition: Edition) -> list[tuple[Tile, tuple[Tile, ...]]]:
+@dataclass
+class _Sets:
+    """What :func:`_with` reads of the position's rack and table sets, read once per search:
+    every rest asked again whether each set held a special joker, counted its tiles and sorted
+    its key for a verdict (a third of the Python around a rest)."""
+
+    rack: Counter
+    special: list[bool]  # per table set: it holds a special joker
+    counts: list[Counter]  # per table set: its tiles counted
+    sets: list[tuple[Tile, ...]]
+    read: dict[int, tuple[list[Tile], list]] = field(default_factory=dict)
+    #: id of a rest's table set -> (that set, the same set not keepable): most rests share
+    #: their table's sets (:func:`_sub_position`), and the set held here keeps its id its own
+    unkept: dict[int, tuple[TableSet, TableSet]] = field(default_factory=dict)
+
+    def not_keepable(self, s: TableSet) -> TableSet:
+        """``s``, not to be kept whole this turn: made once per set of a search."""
+        mine = self.unkept.get(id(s))
+        if mine is None or mine[0] is not s:
+            mine = self.unkept[id(s)] = (s, replace(s, keepable=False))
+        return mine[1]
+
+    def meanings(self, k: int, edition: Edition) -> tuple[list[Tile], list]:
+        """Set ``k``'s jokers (in its order) and what each stood for (empty: an invalid set)."""
+        out = self.read.get(k)
+        if out is None:
+            old = self.sets[k]
+            verdict = _verdict(_key(old), edition)
+            jokers = [t for t in old if t.is_joker]
+            out = self.read[k] = (jokers, verdict.joker_meanings() if verdict.valid else [()] * len(jokers))
+        return out
+
+
+_SETS = "sets"  # the key of :class:`_Sets` in a search's cache (the others are tuples)
+
+
+def _sets_of(pos: Position, cache: dict | None) -> _Sets:
+    """The search's :class:`_Sets`, made by its first rest (``cache``: the search's, else none
+    is kept)."""
+    sets = cache.get(_SETS) if cache is not None else None
+    if sets is None:
+        tables = list(pos.table_sets_in)
+        special = [any(_is_special(t) for t in s) for s in tables]
+        sets = _Sets(Counter(pos.rack_in), special, [Counter(s) for s in tables], tables)
+        if cache is not None:
+            cache[_SETS] = sets
+    return sets
+
+
+def _freed_jokers(left: Counter, read: tuple[list[Tile], list]) -> list[tuple[Tile, tuple[Tile, ...]]]:
     """The plain jokers ``left`` of a broken table set holding a special joker, each with the
-    tiles it stood for in that set (what a tile replacing it must be, where the preset asks)."""
-    verdict = _verdict(_key(old), edition)
-    jokers = [t for t in old if t.is_joker]
-    meanings = verdict.joker_meanings() if verdict.valid else [()] * len(jokers)
+    tiles it stood for in that set (what a tile replacing it must be, where the preset asks);
+    ``read``: the set's jokers and their meanings (:meth:`_Sets.meanings`)."""
+    jokers, meanings = read
     out: list[tuple[Tile, tuple[Tile, ...]]] = []
     want = Counter({t: n for t, n in left.items() if t.is_joker})
     for tile, stands in zip(jokers, meanings):
@@ -1205,18 +1288,35 @@ def _freed_jokers(old: tuple[Tile, ...], left: Counter, edition: Edition) -> lis
     return out
 
 
-def _with_loose(sub: Position, loose: list[Tile], freed: list[tuple[Tile, tuple[Tile, ...]]] = ()) -> Position:  # type: ignore[assignment]
+def _with_loose(
+    sub: Position, loose: list[Tile], freed: list[tuple[Tile, tuple[Tile, ...]]] = (), gone: Counter | None = None,  # type: ignore[assignment]
+    not_keepable: Callable[[TableSet], TableSet] = lambda s: replace(s, keepable=False),
+) -> Position:
     """``sub`` with ``loose`` tiles on the table that must be placed but belong to no old set
     (what the special sets left of the table sets they took tiles from), and the plain jokers
-    ``freed`` from such sets, as table jokers of that set of loose tiles."""
+    ``freed`` from such sets, as table jokers of that set of loose tiles; and without the tiles
+    ``gone`` from jokerless sets: no set holding such a kind is told kept here (the kernel keeps
+    a set with table tiles); :func:`_variants` name the sets they come from. One copy of ``sub``
+    for both."""
     out = copy.copy(sub)
     out.table_count = list(sub.table_count)
+    out.sets = list(sub.sets)
+    if gone:
+        for t, n in gone.items():
+            out.table_count[sub.index(t)] -= n
+        kinds = gone.keys()
+        out.sets = [
+            not_keepable(s) if s.keepable and not s.joker_keys and not kinds.isdisjoint(s.tiles) else s
+            for s in out.sets
+        ]
+    if not (loose or freed):
+        return out
     for t in loose:
         out.table_count[sub.index(t)] += 1
     counts = tuple(sorted(Counter(sub.index(t) for t in loose).items()))
     keys = tuple(sub.joker_key(t) for t, _ in freed)
     k = len(sub.sets)
-    out.sets = [*sub.sets, TableSet((*loose, *(t for t, _ in freed)), counts, keys, locked=False, keepable=False)]  # type: ignore[arg-type]
+    out.sets.append(TableSet((*loose, *(t for t, _ in freed)), counts, keys, locked=False, keepable=False))  # type: ignore[arg-type]
     if freed:
         out.joker_tile = dict(sub.joker_tile)
         out.table_jokers = list(sub.table_jokers)
