@@ -399,3 +399,42 @@ def test_the_smallest_landings_are_walked_second_besides_the_likeliest() -> None
     assert order == expected
     assert len({id(landing) for landing in order}) == len(order)
     assert size(order[1]) == min(size(landing) for landing in found)
+
+
+def _outcome(pos: Position, objective: Objective, tails=None) -> object:
+    """A walk's answer as its score, or the proof it ended with."""
+    try:
+        found = solver.dp.solve_after_opening(pos, objective, tell_whole_rack=True, tails=tails)
+    except (solver.dp.NoWholeRack, solver.dp.BelowFloor) as proof:
+        return type(proof)
+    return None if found is None else fates.score(found, objective)
+
+
+def test_landings_walk_with_their_combinations_kept_bounds_to_the_same_end() -> None:
+    """dp.TailBounds: the kept bounds of a combination's position (its freed jokers free) hold
+    for each of its landings, so each landing's walk reusing them ends as its own tightened
+    bounds make it end (late game seeds 4 and 30: two freed jokers, the landings walked before
+    the integer program). A position that is not a landing of it (a kept fate: one more table
+    tile) is refused."""
+    kind = PRESET_CLASSES["default: late-game, 2 table jokers"]
+    rules = get_rules(kind.preset, edition=kind.edition)
+    reused = 0
+    for seed in (4, 30):
+        p = deal(kind, seed)
+        pos = Position(p.table, p.rack, p.edition, RuleView.of(rules))
+        per_joker = [fates.fates_of(pos, j) for j in pos.table_jokers]
+        combo = next(c for c in itertools.product(*per_joker) if all(f.keep_as is None for f in c))
+        parent = solver.dp.tail_bounds(fates.settle(pos, combo), Objective.TILES)
+        assert parent is not None and parent.kept is not None
+        upper = solver.dp.solve_after_opening(fates.jokers_free(pos), Objective.TILES)
+        found = fates._landings_of(pos, combo, [0, 1])
+        assert upper is not None and found is not None
+        for landing in fates._walk_order(found, upper, combo)[:20]:
+            settled = fates.settle(pos, combo, landing)
+            assert parent.bounds_for(solver.dp._Walks(settled, Objective.TILES)) is not None
+            assert _outcome(settled, Objective.TILES, parent) == _outcome(settled, Objective.TILES)
+            reused += 1
+        kept = next(c for c in itertools.product(*per_joker) if any(f.keep_as is not None for f in c))
+        settled = fates.settle(pos, kept)
+        assert parent.bounds_for(solver.dp._Walks(settled, Objective.TILES)) is None
+    assert reused == 40

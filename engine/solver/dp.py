@@ -30,6 +30,7 @@ path back into sets.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -213,6 +214,95 @@ class BelowFloor(Exception):
 Floor = tuple[int, int, int]
 
 
+@dataclass
+class TailBounds:
+    """The tightened kept bounds of a big table's walk (:func:`_tighten_kept_bounds`), handed
+    from one position to positions it holds, so that theirs need not be tightened again.
+
+    :mod:`engine.solver.fates` walks a combination of fates (its freed jokers free), then, when
+    the referee rejects that play, each *landing* of the freed jokers: the same position less
+    the landed jokers and the rack tiles (and rack jokers) of their new sets. A play X' of such
+    a landing position P' plus its landing sets S is a play of the parent P, keeping the same
+    old sets (S is new) and, where X' plays the whole rack of P', playing the whole rack of P.
+    In the walk of X' + S, at any number v the jokers in use are X''s plus those of S laid
+    below v, so its free jokers are X''s free ones f plus 0 to d (d = the jokers S takes, the
+    difference of the two pools). So the sets X' keeps from v on are at most the most P's
+    bound allows from v on with f + e jokers free for some e in 0..d: the maximum of those is
+    a valid bound of P' (``bounds_for``). Only where the old sets and the table tiles are the
+    same and P' has no rack tile P lacks (what a landing changes and what it does not).
+
+    ``kept``: P's ``kept_left`` after tightening (``None`` until known). A holder made without
+    ``parent`` records the bounds of the walk given it (P's own walk); one made with
+    ``parent`` (how to make P) only reads: on first use, on a big table, it tightens P's
+    bounds itself (:func:`tail_bounds`, one tightening for all the landings, where P was not
+    walked), and it never records a walk's (a landing's bounds do not hold its siblings)."""
+
+    kept: np.ndarray | None = None
+    pool: int = 0
+    keepable: Keepable = ()
+    table_count: tuple[int, ...] = ()
+    rack_count: tuple[int, ...] = ()
+    span: int = 0
+    parent: Callable[[], Position] | None = None
+    objective: Objective | None = None
+    reads: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        self.reads = self.parent is not None
+
+    @property
+    def records(self) -> bool:
+        """Whether the walk given this holder is to record its tightened bounds in it."""
+        return not self.reads and self.kept is None
+
+    def record(self, walks: _Walks) -> None:
+        """Keep ``walks``' tightened bounds as the parent's."""
+        pos = walks.pos
+        self.kept, self.pool, self.keepable = walks.kept_left.copy(), walks.pool, _keepable(pos)
+        self.table_count, self.rack_count = tuple(pos.table_count), tuple(pos.rack_count)
+        self.span = pos.span
+
+    def bounds_for(self, walks: _Walks) -> np.ndarray | None:
+        """``walks``' kept bounds from the parent's (see the class), or ``None`` where its
+        position is not the parent less some landing sets."""
+        if self.kept is None and self.parent is not None and self.objective is not None:
+            made, self.parent = tail_bounds(self.parent(), self.objective), None  # tried once
+            if made is not None:
+                self.kept, self.pool, self.keepable = made.kept, made.pool, made.keepable
+                self.table_count, self.rack_count, self.span = made.table_count, made.rack_count, made.span
+        pos, parent = walks.pos, self.kept
+        if parent is None or pos.span != self.span or walks.pool > self.pool:
+            return None
+        if _keepable(pos) != self.keepable or tuple(pos.table_count) != self.table_count:
+            return None
+        if any(n > m for n, m in zip(pos.rack_count, self.rack_count, strict=True)):
+            return None
+        d = self.pool - walks.pool
+        out = walks.kept_left.copy()
+        rows = min(out.shape[0], parent.shape[0])
+        for f in range(walks.pool + 1):
+            most = parent[:rows, f : f + d + 1].max(axis=1)
+            out[:rows, f] = np.minimum(out[:rows, f], most)
+        return out
+
+
+def tail_bounds(pos: Position, objective: Objective) -> TailBounds | None:
+    """The tightened kept bounds of a big table's position (:class:`TailBounds`), for the
+    positions it holds to reuse, without walking it: ``None`` where the table is not big, the
+    position is outside the kernel, or not even a relaxed tail plays the whole rack."""
+    if not applies(pos, True) or not _is_big(pos):
+        return None
+    try:
+        walks = _Walks(pos, objective)
+        walks.budget = BIG_ROW_BUDGET
+        _tighten_kept_bounds(walks, int(walks.main_left[0]))
+    except _Unsupported:
+        return None
+    out = TailBounds()
+    out.record(walks)
+    return out
+
+
 def solve_after_opening(
     pos: Position,
     objective: Objective,
@@ -220,6 +310,7 @@ def solve_after_opening(
     tell_whole_rack: bool = False,
     floor: Floor | None = None,
     ceiling: Floor | None = None,
+    tails: TailBounds | None = None,
 ) -> TurnAnswer | None:
     """Best play after the opening, or ``None`` if the position is outside what fits the
     compiled state (then the caller uses the integer program). ``tell_whole_rack``: raise
@@ -228,9 +319,11 @@ def solve_after_opening(
     :mod:`engine.solver.fates` passes the best play the referee has accepted so far.
     ``ceiling``: a score no play of the position beats (the best play of a relaxation that
     holds every play of this one), so the walks that would ask for more are not walked; a
-    wrong ceiling gives a wrong answer, so only a proven one may be passed."""
+    wrong ceiling gives a wrong answer, so only a proven one may be passed. ``tails``: on a big
+    table, the kept bounds of a position holding this one (:class:`TailBounds`, used instead of
+    tightening them again), or an empty one that this walk's tightened bounds are recorded in."""
     try:
-        return _solve(pos, objective, floor, ceiling)
+        return _solve(pos, objective, floor, ceiling, tails)
     except NoWholeRack:
         if tell_whole_rack:
             raise
@@ -263,7 +356,11 @@ def best_with_spares(pos: Position, objective: Objective, spares: list[int], flo
 
 
 def _solve(
-    pos: Position, objective: Objective, floor: Floor | None = None, ceiling: Floor | None = None
+    pos: Position,
+    objective: Objective,
+    floor: Floor | None = None,
+    ceiling: Floor | None = None,
+    tails: TailBounds | None = None,
 ) -> TurnAnswer:
     walks = _Walks(pos, objective)
     if _is_big(pos):
@@ -274,7 +371,7 @@ def _solve(
                 raise BelowFloor  # even the whole rack falls short
             if walks.main_left[0] == need:
                 fewest = floor[2] + 1  # as good otherwise: it must keep more old sets whole
-        choices = _whole_rack_on_big_table(walks, fewest, _kept_cap(walks, ceiling, floor is not None))
+        choices = _whole_rack_on_big_table(walks, fewest, _kept_cap(walks, ceiling, floor is not None), tails)
     else:
         choices = _two_phases(walks, floor, ceiling)
     return _lay_out(pos, choices, walks.old, walks.values)
@@ -484,16 +581,20 @@ def _kept_cap(walks: _Walks, ceiling: Floor | None, floored: bool) -> int | None
     return ceiling[2] if top == main else None
 
 
-def _whole_rack_on_big_table(walks: _Walks, fewest: int = 0, cap: int | None = None) -> list[int]:
+def _whole_rack_on_big_table(
+    walks: _Walks, fewest: int = 0, cap: int | None = None, tails: TailBounds | None = None
+) -> list[int]:
     """On a big table, walking every way to lay it out costs more than HiGHS, so only the
     common case is tried: every rack tile played (if none does, the integer program answers).
     ``fewest``: only a play keeping at least that many old sets whole is asked for; ``cap``:
-    none keeps more (:func:`_kept_cap`)."""
+    none keeps more (:func:`_kept_cap`); ``tails``: see :func:`solve_after_opening`."""
     walks.budget = BIG_ROW_BUDGET
-    return _fewest_changes(walks, int(walks.main_left[0]), fewest, cap)
+    return _fewest_changes(walks, int(walks.main_left[0]), fewest, cap, tails)
 
 
-def _fewest_changes(walks: _Walks, main: int, fewest: int = 0, cap: int | None = None) -> list[int]:
+def _fewest_changes(
+    walks: _Walks, main: int, fewest: int = 0, cap: int | None = None, tails: TailBounds | None = None
+) -> list[int]:
     """The play that reaches ``main`` (primary and secondary criteria) and keeps the most old
     sets whole. Bounds first (:func:`_tighten_kept_bounds`), then a beam walk finds a good
     play keeping K sets (if it finds none, a wider one), then one exact walk asks for K + 1 or
@@ -509,10 +610,16 @@ def _fewest_changes(walks: _Walks, main: int, fewest: int = 0, cap: int | None =
     8.0 -> 7.8 million). ``cap``: no play keeps more (a ceiling's, :func:`_kept_cap`); a
     beam's play that keeps that many needs no exact walk after it."""
     nothing = BelowFloor if fewest else NoWholeRack  # what finding no play proves
-    try:
-        _tighten_kept_bounds(walks, main)
-    except NoWholeRack:
-        raise nothing from None
+    inherited = None if tails is None else tails.bounds_for(walks)
+    if inherited is not None:
+        walks.kept_left = inherited  # a parent's, valid here (TailBounds): not tightened again
+    else:
+        try:
+            _tighten_kept_bounds(walks, main)
+        except NoWholeRack:
+            raise nothing from None
+        if tails is not None and tails.records:
+            tails.record(walks)
     most = int(walks.kept_left[0, walks.pool])
     if cap is not None:
         # the fates' walks: a play keeping the ceiling's sets needs no walk proving it the best

@@ -169,6 +169,9 @@ def search(
     order = itertools.count()  # ties in the queue go to the combination offered first
 
     walked: set[tuple[Fate, ...]] = set()
+    #: per combination walked without a landing, its walk's kept bounds, which its landings'
+    #: walks reuse (dp.TailBounds: each landing's position is the combination's less a set)
+    tails: dict[tuple[Fate, ...], dp.TailBounds] = {}
     verdicts: dict[int, bool] = {}  # the referee's, per queue entry: each answer judged once
     accepted: TurnAnswer | None = None  # the best answer the referee accepted so far
 
@@ -219,10 +222,18 @@ def search(
         walked.add(combo)
         if settled is None or not dp.applies(settled, True):
             return False
+        if landing is None:
+            bounds: dp.TailBounds | None = tails.setdefault(combo, dp.TailBounds())
+        else:
+            bounds = tails.get(combo)
+            if bounds is None or bounds.records:
+                # the combination was not walked (the free play held it) or its walk recorded
+                # no bounds: they are tightened once, for all its landings, where first needed
+                bounds = tails[combo] = dp.TailBounds(parent=lambda c=combo: settle(pos, c), objective=objective)
         try:
             found = dp.solve_after_opening(
                 settled, objective, tell_whole_rack=True, floor=floor_of(combo, landing),
-                ceiling=ceiling_of(combo, landing),
+                ceiling=ceiling_of(combo, landing), tails=bounds,
             )
         except dp.NoWholeRack:
             no_whole_rack = True
