@@ -60,9 +60,22 @@ def classify(tiles: Sequence[Tile], edition: Edition | str | None = None) -> Set
     return _classify(given, ed)
 
 
-@functools.lru_cache(maxsize=1 << 16)
+#: How many verdicts :func:`classify` keeps. Bounded well below what a long-lived process would
+#: fill: every cached verdict is a handful of objects the garbage collector walks on each full
+#: collection, so a cache of hundreds of thousands made those pauses longer than a hint. A hint
+#: asks about a few hundred new sets at most (674 in Twist's worst, 366 in an XP deal), so this
+#: still holds the working set of a dozen hints.
+CLASSIFY_CACHE_SIZE = 1 << 13
+
+
+@functools.lru_cache(maxsize=CLASSIFY_CACHE_SIZE)
 def _classify_cached(given: tuple[Tile, ...], edition_name: str) -> SetVerdict:
     return _classify(given, EDITIONS[edition_name])
+
+
+#: :func:`classify` for a tuple of tiles and a built-in edition's name, without its checks: the
+#: solver's special sets ask it thousands of times a hint (one cache, not a second in front of it).
+classify_builtin = _classify_cached
 
 
 def _classify(given: tuple[Tile, ...], ed: Edition) -> SetVerdict:
