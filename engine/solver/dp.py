@@ -652,9 +652,9 @@ class _OldSetArrays:
 
 
 #: a Twist hint makes about 35 sets of keepable sets, and reuses them within the hint: this holds
-#: a few dozen hints' worth without a long-lived process's full garbage collections walking
+#: several hints' worth without a long-lived process's full garbage collections walking
 #: thousands of entries' objects (each a handful: the old sets, the arrays' owner)
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def _old_set_arrays(keepable: Keepable, span: int, colours: int, values: int) -> _OldSetArrays:
     old = sorted(_old_sets(keepable, span), key=lambda r: r.first)
     slots = _assign_slots(old)
