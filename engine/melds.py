@@ -60,9 +60,24 @@ def classify(tiles: Sequence[Tile], edition: Edition | str | None = None) -> Set
     return _classify(given, ed)
 
 
-@functools.lru_cache(maxsize=1 << 16)
+#: How many verdicts :func:`classify` keeps. Bounded well below what a long-lived process would
+#: fill: every cached verdict is about ten objects the garbage collector walks on each full
+#: collection, so a cache of tens of thousands made those pauses longer than a hint (8,192
+#: verdicts and the special sets' opening values: about 100,000 objects, as many as the rest of
+#: a service's heap). A hint asks about a few hundred new sets at most (674 in Twist's worst,
+#: 366 in an XP deal), so this holds a hint's working set and a few hints' more (2,048 made
+#: Twist hints measurably slower: shapes recur from one deal to the next).
+CLASSIFY_CACHE_SIZE = 1 << 12
+
+
+@functools.lru_cache(maxsize=CLASSIFY_CACHE_SIZE)
 def _classify_cached(given: tuple[Tile, ...], edition_name: str) -> SetVerdict:
     return _classify(given, EDITIONS[edition_name])
+
+
+#: :func:`classify` for a tuple of tiles and a built-in edition's name, without its checks: the
+#: solver's special sets ask it thousands of times a hint (one cache, not a second in front of it).
+classify_builtin = _classify_cached
 
 
 def _classify(given: tuple[Tile, ...], ed: Edition) -> SetVerdict:

@@ -59,3 +59,18 @@ def test_files_go_to_the_user_data_folder_and_hints_do_not_wait(tmp_path: Path) 
     data = home / ".local" / "share" / "rummi"
     assert (data / "games.db").is_file() and (data / "corrections" / "manifest.json").is_file()
     assert list(cwd.iterdir()) == []
+
+
+def test_the_services_warm_up_keeps_its_long_lived_objects_out_of_garbage_collections() -> None:
+    """What the process holds once the kernel is ready (numba's typing, the service's start)
+    lives as long as it: frozen, a full collection no longer walks it, only later objects."""
+    import gc
+
+    from rummi.api.solver_warmup import settle_heap
+
+    try:
+        frozen = settle_heap()
+        assert frozen > 0 and frozen == gc.get_freeze_count()
+        assert len(gc.get_objects()) < frozen  # what collections still walk: what came since
+    finally:
+        gc.unfreeze()  # the rest of the test session is collected as before

@@ -271,3 +271,23 @@ def test_every_accepted_set_is_valid_on_a_sample_of_all_small_sets() -> None:
 
 def test_all_editions_are_covered() -> None:
     assert {"standard", "xp", "start_right", "twist", "expert", "cards", "standard4j"} <= set(EDITIONS)
+
+
+def test_the_engines_module_caches_are_bounded_for_a_long_lived_process() -> None:
+    """Each cached verdict or array is a few objects every full garbage collection walks: an
+    unbounded (or 200,000-entry) cache grew a service's heap hint after hint, and with it those
+    pauses, past a hint's own time. Every module-level cache of the engine stays small."""
+    import importlib
+    import pkgutil
+
+    import rummi.engine as engine
+    from rummi.engine.melds import CLASSIFY_CACHE_SIZE
+
+    caches = {}
+    for info in pkgutil.walk_packages(engine.__path__, engine.__name__ + "."):
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if hasattr(value, "cache_info") and getattr(value, "__module__", None) == info.name:
+                caches[f"{info.name}.{name}"] = value.cache_info().maxsize
+    assert "rummi.engine.melds._classify_cached" in caches
+    assert all(size is not None and size <= CLASSIFY_CACHE_SIZE for size in caches.values()), caches

@@ -758,7 +758,10 @@ class _OldSetArrays:
     slot_free_after: np.ndarray  # per number: the slots of the old sets ending there
 
 
-@lru_cache(maxsize=4096)
+#: a Twist hint makes about 35 sets of keepable sets, and reuses them within the hint: this holds
+#: several hints' worth without a long-lived process's full garbage collections walking
+#: thousands of entries' objects (each a handful: the old sets, the arrays' owner)
+@lru_cache(maxsize=256)
 def _old_set_arrays(keepable: Keepable, span: int, colours: int, values: int) -> _OldSetArrays:
     old = sorted(_old_sets(keepable, span), key=lambda r: r.first)
     slots = _assign_slots(old)

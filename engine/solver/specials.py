@@ -55,7 +55,7 @@ from functools import lru_cache
 from rummi.engine.editions import Edition
 from rummi.engine.errors import RummiError
 from rummi.engine.joker_fate import is_strict_group, meanings_by_kind
-from rummi.engine.melds import SetKind, classify
+from rummi.engine.melds import CLASSIFY_CACHE_SIZE, SetKind, classify_builtin
 from rummi.engine.solver.dp import BelowFloor
 from rummi.engine.solver.position import Position, TableJoker, TableSet
 from rummi.engine.solver.rest_families import FamilyBound
@@ -461,19 +461,15 @@ def _joker_rule(
 
 
 def _verdict(tiles: tuple[Tile, ...], edition: Edition):  # type: ignore[no-untyped-def]
-    return _cached_verdict(tiles, edition.name)
+    return classify_builtin(tiles, edition.name)
 
 
-@lru_cache(maxsize=200_000)
-def _cached_verdict(tiles: tuple[Tile, ...], edition: str):  # type: ignore[no-untyped-def]
-    return classify(tiles, edition)
-
-
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=CLASSIFY_CACHE_SIZE)
 def _opening_value(tiles: tuple[Tile, ...], edition: str) -> int:
     """What a valid special set counts for the opening (its verdict's best reading, summed
-    once: the sourcings of one shape, and the shapes of one hint after another, share it)."""
-    return _cached_verdict(tiles, edition).value
+    once: the sourcings of one shape, and the shapes of one hint after another, share it).
+    Bounded as the verdicts are: a long-lived process's full garbage collections walk it."""
+    return classify_builtin(tiles, edition).value
 
 
 # --- where each tile of a shape comes from -------------------------------------------------------
