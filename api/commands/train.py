@@ -5,7 +5,8 @@
     rummi train blend trained/tile-reader models/tile-reader --weight 0.5 --out trained/blend
 
 Each writes ``model.onnx``, ``model.json`` and ``training.json`` into ``--out``
-(``models/tile-finder`` / ``models/tile-reader`` by default); progress goes to stderr.
+(``trained/tile-finder`` / ``trained/tile-reader`` by default, never over the shipped models);
+progress goes to stderr.
 torch and ultralytics are imported only when a training starts, so the rest of `rummi` works
 without them.
 """
