@@ -95,10 +95,18 @@ def settle_heap() -> int:
     (Twist hints: 80-190 ms of process time each, 10-40 ms with them frozen; docs/solver.md).
     Garbage made so far is collected first. Frozen objects are still freed when nothing
     refers to them; only a reference cycle among them never is. For the service alone, after
-    its warm-up: the engine never freezes its caller's objects."""
-    gc.collect()
-    gc.freeze()
+    its warm-up: the engine never freezes its caller's objects. Once per process: an app
+    started again in the same process (an embedder, an in-process test client) does not freeze
+    its host's heap a second time."""
+    global _heap_settled
+    if not _heap_settled:
+        _heap_settled = True
+        gc.collect()
+        gc.freeze()
     return gc.get_freeze_count()
+
+
+_heap_settled = False
 
 
 def prepare_for_command_line() -> bool:

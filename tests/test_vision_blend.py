@@ -62,3 +62,15 @@ def test_blend_refuses_two_different_models_and_a_weight_outside_0_to_1(tmp_path
     assert main(["train", "blend", str(tuned), str(SHIPPED), "--weight", "1.5", "--out", str(tmp_path / "y")]) != 0
     assert "[0, 1]" in capsys.readouterr().err
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+def test_blend_never_writes_over_one_of_its_inputs_and_names_a_file_that_is_no_model(tmp_path, capsys):
+    tuned = moved_copy(tmp_path / "tuned", 0.01)
+    before = (tuned / "model.onnx").read_bytes()
+    assert main(["train", "blend", str(tuned), str(SHIPPED), "--out", str(tuned)]) != 0
+    assert "one of the two models blended" in capsys.readouterr().err
+    assert (tuned / "model.onnx").read_bytes() == before
+    (tuned / "model.onnx").write_bytes(b"not an onnx file at all")
+    assert main(["train", "blend", str(tuned), str(SHIPPED), "--out", str(tmp_path / "z")]) != 0
+    err = capsys.readouterr().err
+    assert "not a readable ONNX model" in err and "internal error" not in err

@@ -2,7 +2,7 @@
 
     rummi train detector --data data/real/obb/data.yaml --epochs 40 --imgsz 416 --seed 0
     rummi train reader --data data/real/crops --data data/synth/crops --epochs 30 --seed 0
-    rummi train blend trained/tile-reader models/tile-reader --weight 0.5 --out trained/blend
+    rummi train blend trained/tile-reader models/tile-reader --weight 0.5
 
 Each writes ``model.onnx``, ``model.json`` and ``training.json`` into ``--out``
 (``trained/tile-finder`` / ``trained/tile-reader`` by default, never over the shipped models);
@@ -78,8 +78,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     blend.add_argument("start", type=Path, help="the folder of the model it started from")
     blend.add_argument("--weight", type=float, default=0.5,
                        help="the tuned model's share of every weight (default 0.5; 1: the tuned model)")
-    blend.add_argument("--out", type=Path, default=TRAINED_DIR / "tile-reader",
-                       help=f"model folder to write (default {TRAINED_DIR / 'tile-reader'})")
+    blend.add_argument("--out", type=Path, default=TRAINED_DIR / "tile-reader-blend",
+                       help=f"model folder to write, not one of the two blended (default "
+                            f"{TRAINED_DIR / 'tile-reader-blend'})")
     blend.set_defaults(func=_blend)
 
 

@@ -41,7 +41,9 @@ class FamilyBound:
         relaxed: Position | None = None,
     ) -> None:
         """``pos``: the whole turn (edition, rules); ``rack``: the family's rack; ``tables``:
-        per rest, the numbered table tiles it must place (a rest has no table joker); ``core``:
+        the numbered table tiles its rests must place (a rest has no table joker), one count
+        per rest or any counts whose per-kind fewest and most are the rests' (the Twist search
+        passes just those two, ``specials._family_bounds``: only they are read); ``core``:
         the old sets every rest of the family holds whole (their tiles are in every table).
         ``relaxed``: ``Position(core, rack, ...)`` where the caller has it (the Twist search
         reads a core's sets once for its families), never changed here."""

@@ -1,6 +1,6 @@
 """Blend a fine-tuned reader with the reader it started from: one weight between the two.
 
-    rummi train blend runs/export/reader-ftp8 models/tile-reader --weight 0.5 --out trained/tile-reader
+    rummi train blend trained/tile-reader models/tile-reader --weight 0.5 --out trained/tile-reader-blend
 
 Why: a reader fine-tuned on a new print (``rummi train reader --init``) reads that print better
 but moves, by a few tiles and differently with every seed, on what the start already read well
@@ -44,7 +44,10 @@ def blend_models(tuned: Path, start: Path, weight: float, out_dir: Path, command
     for folder in (tuned, start):
         if not (folder / MODEL_FILE).is_file():
             raise FileNotFoundError(f"{folder}: no {MODEL_FILE}")
-    tuned_model, start_model = onnx.load(str(tuned / MODEL_FILE)), onnx.load(str(start / MODEL_FILE))
+        if out_dir.resolve() == folder.resolve():
+            # the blend would replace one of its own inputs (run twice, it blends the blend)
+            raise BlendError(f"--out {out_dir} is one of the two models blended: write the blend to a folder of its own")
+    tuned_model, start_model = _load(tuned), _load(start)
     _same_graph(tuned_model, start_model)
     start_weights = {init.name: numpy_helper.to_array(init) for init in start_model.graph.initializer}
     for init in tuned_model.graph.initializer:
@@ -59,6 +62,16 @@ def blend_models(tuned: Path, start: Path, weight: float, out_dir: Path, command
     record = _record(tuned, start, weight, command)
     record.save(out_dir)
     return record
+
+
+def _load(folder: Path):  # -> onnx.ModelProto, imported lazily
+    """The folder's model, or a :class:`BlendError` that says the file is not one."""
+    import onnx
+
+    try:
+        return onnx.load(str(folder / MODEL_FILE))
+    except Exception as error:  # protobuf's DecodeError and kin: the file is not an ONNX model
+        raise BlendError(f"{folder / MODEL_FILE} is not a readable ONNX model ({type(error).__name__})") from None
 
 
 def _same_graph(one, other) -> None:  # onnx.ModelProto, imported lazily
