@@ -296,7 +296,9 @@ def tail_bounds(pos: Position, objective: Objective) -> TailBounds | None:
         walks = _Walks(pos, objective)
         walks.budget = BIG_ROW_BUDGET
         _tighten_kept_bounds(walks, int(walks.main_left[0]))
-    except _Unsupported:
+    except (_Unsupported, NoWholeRack):
+        # no bounds to hand on: each landing tightens its own and says what it proves itself
+        # (BelowFloor under a floor), as a landing of an unwalked combination did before
         return None
     out = TailBounds()
     out.record(walks)
