@@ -13,7 +13,7 @@ from rummi.engine.notation import parse_sets, parse_tiles
 from rummi.engine.rules import get_rules
 from rummi.engine.solver import dp, solve
 from rummi.engine.solver.position import Position, RuleView
-from rummi.engine.solver.turn import Objective, solve_turn
+from rummi.engine.solver.turn import Objective, TurnAnswer, solve_turn
 
 from benchmarks.positions import CLASSES, deal, small_deal
 from benchmarks.solver_reference import audit
@@ -252,10 +252,9 @@ def test_expert_named_cases(table: str, rack: str, tiles: int) -> None:
     assert _key(fast) == _key(slow)
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_a_big_tables_floor_asks_for_more_sets_kept_whole(seed: int) -> None:
-    # on a big table only whole-rack plays are walked; a floor at the best play's own score
-    # asks for one more old set kept whole, which no play has (engine.solver.fates' floors)
+def _big_table_whole_rack_play(seed: int) -> tuple[Position, TurnAnswer]:
+    """A free-joker late-game deal (a big table) and its best play, which plays the whole rack
+    (the test is skipped where it does not)."""
     rules = get_rules("goliath_modern", **FREE)
     p = deal(CLASSES["late-game"], seed)
     pos = Position(p.table, p.rack, rules.box, RuleView.of(rules))
@@ -263,6 +262,14 @@ def test_a_big_tables_floor_asks_for_more_sets_kept_whole(seed: int) -> None:
     best = dp.solve_after_opening(pos, Objective.TILES)
     if best is None or best.tiles < len(p.rack):
         pytest.skip("no whole-rack play here")
+    return pos, best
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_big_tables_floor_asks_for_more_sets_kept_whole(seed: int) -> None:
+    # on a big table only whole-rack plays are walked; a floor at the best play's own score
+    # asks for one more old set kept whole, which no play has (engine.solver.fates' floors)
+    pos, best = _big_table_whole_rack_play(seed)
     tiles, value, kept = _key(best)
     with pytest.raises(dp.BelowFloor):
         dp.solve_after_opening(pos, Objective.TILES, floor=(tiles, value, kept))
@@ -275,13 +282,7 @@ def test_a_big_tables_ceiling_caps_the_sets_kept(seed: int, monkeypatch: pytest.
     # a proven ceiling (engine.solver.fates: the play with every joker free) at the best play's
     # own score gives the same play, and no walk asks for more sets kept than it; one short of
     # the whole rack proves that no whole-rack play exists, without a walk
-    rules = get_rules("goliath_modern", **FREE)
-    p = deal(CLASSES["late-game"], seed)
-    pos = Position(p.table, p.rack, rules.box, RuleView.of(rules))
-    assert dp._is_big(pos)
-    best = dp.solve_after_opening(pos, Objective.TILES)
-    if best is None or best.tiles < len(p.rack):
-        pytest.skip("no whole-rack play here")
+    pos, best = _big_table_whole_rack_play(seed)
     tiles, value, kept = _key(best)
     asked: list[int] = []
     main = dp._Walks.main

@@ -14,6 +14,7 @@ from rummi.engine.notation import parse_sets, parse_tiles
 from rummi.engine.rules import get_rules
 from rummi.engine.solver import Objective, fates, solve
 from rummi.engine.solver.position import Position, RuleView
+from rummi.engine.solver.turn import TurnAnswer
 
 from benchmarks.positions import PRESET_CLASSES, deal
 
@@ -328,6 +329,22 @@ def test_a_freed_joker_the_free_play_already_holds_is_not_walked(
     assert held
 
 
+def _two_freed_jokers(seed: int) -> tuple[Position, tuple, TurnAnswer, list]:
+    """A late-game deal (default preset) with its two table jokers both freed: the position,
+    that combination of fates, the free-joker play that bounds it and its landings."""
+    kind = PRESET_CLASSES["default: late-game, 2 table jokers"]
+    p = deal(kind, seed)
+    rules = get_rules(kind.preset, edition=kind.edition)
+    pos = Position(p.table, p.rack, p.edition, RuleView.of(rules))
+    upper = solver.dp.solve_after_opening(fates.jokers_free(pos), Objective.TILES)
+    assert upper is not None
+    combo = next(c for c in itertools.product(*(fates.fates_of(pos, j) for j in pos.table_jokers))
+                 if all(f.keep_as is None for f in c))
+    found = fates._landings_of(pos, combo, [0, 1])
+    assert found is not None
+    return pos, combo, upper, found
+
+
 def test_two_freed_jokers_landings_are_the_pairs_that_fit_and_only_the_likeliest_are_ordered() -> None:
     """Late game seed 4: two freed jokers whose free play the referee rejects, 488 landings,
     257 once a pair's mirror image is left out. ``_landings_of`` lists the two in one new set,
@@ -337,16 +354,8 @@ def test_two_freed_jokers_landings_are_the_pairs_that_fit_and_only_the_likeliest
     one to tell that the cap was reached), the same first ones as ordering all of them."""
     from collections import Counter
 
-    kind = PRESET_CLASSES["default: late-game, 2 table jokers"]
-    p = deal(kind, 4)
-    rules = get_rules(kind.preset, edition=kind.edition)
-    pos = Position(p.table, p.rack, p.edition, RuleView.of(rules))
-    upper = solver.dp.solve_after_opening(fates.jokers_free(pos), Objective.TILES)
-    assert upper is not None
-    combo = next(c for c in itertools.product(*(fates.fates_of(pos, j) for j in pos.table_jokers))
-                 if all(f.keep_as is None for f in c))
-    found = fates._landings_of(pos, combo, [0, 1])
-    assert found is not None and len(found) == 257
+    pos, combo, upper, found = _two_freed_jokers(4)
+    assert len(found) == 257
     rack = Counter({i: n for i, n in enumerate(pos.rack_count) if n})
     rack -= Counter(i for f in combo for i in f.replaced_by)
     firsts = fates.landings(pos, combo[0], replaced=combo[1].replaced_by)
@@ -375,16 +384,7 @@ def test_two_freed_jokers_landings_are_the_pairs_that_fit_and_only_the_likeliest
 def test_the_smallest_landings_are_walked_second_besides_the_likeliest() -> None:
     """``_walk_order``: the likeliest landing first, then the smallest ones (fewest rack tiles,
     the first listed among equals), then the other likeliest, none twice."""
-    kind = PRESET_CLASSES["default: late-game, 2 table jokers"]
-    p = deal(kind, 4)
-    rules = get_rules(kind.preset, edition=kind.edition)
-    pos = Position(p.table, p.rack, p.edition, RuleView.of(rules))
-    upper = solver.dp.solve_after_opening(fates.jokers_free(pos), Objective.TILES)
-    assert upper is not None
-    combo = next(c for c in itertools.product(*(fates.fates_of(pos, j) for j in pos.table_jokers))
-                 if all(f.keep_as is None for f in c))
-    found = fates._landings_of(pos, combo, [0, 1])
-    assert found is not None
+    _, combo, upper, found = _two_freed_jokers(4)
     likeliest = fates._likeliest_first(found, upper, combo)
     order = fates._walk_order(found, upper, combo)
 
@@ -416,24 +416,17 @@ def test_landings_walk_with_their_combinations_kept_bounds_to_the_same_end() -> 
     bounds make it end (late game seeds 4 and 30: two freed jokers, the landings walked before
     the integer program). A position that is not a landing of it (a kept fate: one more table
     tile) is refused."""
-    kind = PRESET_CLASSES["default: late-game, 2 table jokers"]
-    rules = get_rules(kind.preset, edition=kind.edition)
     reused = 0
     for seed in (4, 30):
-        p = deal(kind, seed)
-        pos = Position(p.table, p.rack, p.edition, RuleView.of(rules))
-        per_joker = [fates.fates_of(pos, j) for j in pos.table_jokers]
-        combo = next(c for c in itertools.product(*per_joker) if all(f.keep_as is None for f in c))
+        pos, combo, upper, found = _two_freed_jokers(seed)
         parent = solver.dp.tail_bounds(fates.settle(pos, combo), Objective.TILES)
         assert parent is not None and parent.kept is not None
-        upper = solver.dp.solve_after_opening(fates.jokers_free(pos), Objective.TILES)
-        found = fates._landings_of(pos, combo, [0, 1])
-        assert upper is not None and found is not None
         for landing in fates._walk_order(found, upper, combo)[:20]:
             settled = fates.settle(pos, combo, landing)
             assert parent.bounds_for(solver.dp._Walks(settled, Objective.TILES)) is not None
             assert _outcome(settled, Objective.TILES, parent) == _outcome(settled, Objective.TILES)
             reused += 1
+        per_joker = [fates.fates_of(pos, j) for j in pos.table_jokers]
         kept = next(c for c in itertools.product(*per_joker) if any(f.keep_as is not None for f in c))
         settled = fates.settle(pos, kept)
         assert parent.bounds_for(solver.dp._Walks(settled, Objective.TILES)) is None
