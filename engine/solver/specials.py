@@ -51,6 +51,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Any
 
 from rummi.engine.editions import Edition
 from rummi.engine.errors import RummiError
@@ -235,16 +236,22 @@ def _shapes(pool: _Pool, ed: Edition) -> set[tuple[Tile, ...]]:
 
 
 class _Orders(dict):
-    """Each tile's place in a key (:func:`_key`), made on first use. Read as ``sorted``'s key
-    by the dict's own look-up: a Python function per tile sorted was a tenth of making the
-    special sets (a quarter of a million calls a hint)."""
+    """Each item's place in a key, made by ``make`` on first use. Read as ``sorted``'s key by
+    the dict's own look-up: a Python function per tile sorted was a tenth of making the
+    special sets (a quarter of a million calls a hint). Its items are the box's tiles (and
+    their sources), so it stays small."""
 
-    def __missing__(self, t: Tile) -> tuple:
-        order = self[t] = (t.is_joker, t.sort_key() if not t.is_joker else (0, 0, str(t)))
+    def __init__(self, make: Callable[[Any], tuple]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, item: Any) -> tuple:
+        order = self[item] = self._make(item)
         return order
 
 
-_ORDER = _Orders()
+#: each tile's place in a multiset's key (:func:`_key`)
+_ORDER = _Orders(lambda t: (t.is_joker, t.sort_key() if not t.is_joker else (0, 0, str(t))))
 
 
 def _key(tiles) -> tuple[Tile, ...]:  # type: ignore[no-untyped-def]
@@ -885,16 +892,8 @@ def _taken_key(taken: Iterable[tuple[int, Tile]]) -> tuple[tuple[int, Tile], ...
     return tuple(sorted(taken, key=_SOURCE_ORDER.__getitem__))
 
 
-class _SourceOrders(dict):
-    """Each (source, tile) pair's place in a key (:func:`_taken_key`), made on first use and
-    read by the dict's own look-up, as :class:`_Orders`."""
-
-    def __missing__(self, x: tuple[int, Tile]) -> tuple[int, str]:
-        order = self[x] = (x[0], str(x[1]))
-        return order
-
-
-_SOURCE_ORDER = _SourceOrders()
+#: each (source, tile) pair's place in a key (:func:`_taken_key`)
+_SOURCE_ORDER = _Orders(lambda x: (x[0], str(x[1])))
 
 
 def _bounder(
