@@ -266,10 +266,8 @@ class TailBounds:
         """``walks``' kept bounds from the parent's (see the class), or ``None`` where its
         position is not the parent less some landing sets."""
         if self.kept is None and self.parent is not None and self.objective is not None:
-            made, self.parent = tail_bounds(self.parent(), self.objective), None  # tried once
-            if made is not None:
-                self.kept, self.pool, self.keepable = made.kept, made.pool, made.keepable
-                self.table_count, self.rack_count, self.span = made.table_count, made.rack_count, made.span
+            parent, self.parent = self.parent(), None  # tried once
+            tail_bounds(parent, self.objective, into=self)
         pos, parent = walks.pos, self.kept
         if parent is None or pos.span != self.span or walks.pool > self.pool:
             return None
@@ -286,10 +284,11 @@ class TailBounds:
         return out
 
 
-def tail_bounds(pos: Position, objective: Objective) -> TailBounds | None:
-    """The tightened kept bounds of a big table's position (:class:`TailBounds`), for the
-    positions it holds to reuse, without walking it: ``None`` where the table is not big, the
-    position is outside the kernel, or not even a relaxed tail plays the whole rack."""
+def tail_bounds(pos: Position, objective: Objective, into: TailBounds | None = None) -> TailBounds | None:
+    """The tightened kept bounds of a big table's position (:class:`TailBounds`, recorded
+    ``into`` the one given, else a new one), for the positions it holds to reuse, without
+    walking it: ``None`` where the table is not big, the position is outside the kernel, or not
+    even a relaxed tail plays the whole rack."""
     if not applies(pos, True) or not _is_big(pos):
         return None
     try:
@@ -300,7 +299,7 @@ def tail_bounds(pos: Position, objective: Objective) -> TailBounds | None:
         # no bounds to hand on: each landing tightens its own and says what it proves itself
         # (BelowFloor under a floor), as a landing of an unwalked combination did before
         return None
-    out = TailBounds()
+    out = into if into is not None else TailBounds()
     out.record(walks)
     return out
 
