@@ -78,6 +78,25 @@ def test_the_upper_tier_of_a_rack_needs_no_ledge_of_its_own() -> None:
     assert [found.labels[i] for i in layout.rack] == ["o1", "o2", "o3", "b2", "b9", "r11", "k4"]
 
 
+def test_a_close_up_of_both_tiers_is_a_rack_when_together_they_show_enough_ledge() -> None:
+    # A close-up of a two-tier rack (held-out rack photo rummy4-92 cropped to its middle half):
+    # two of five upper tiles show a ledge through the lower tier's gap, two of three lower
+    # tiles do; neither tier alone has three.
+    upper = row(["k5", "k7", "r2", "J", "r8"], 50, 300 - 1.2 * HEIGHT)
+    lower = row(["o1", "o12"], 50, 300) + [("b2", 50 + 4 * 31, 300, 0)]
+    found = scene(upper + lower)
+    on_ledge = np.array([False, False, True, True, False, False, True, True])
+    layout = lay_out(found, on_ledge=on_ledge, bar_between=lambda i, j: True)
+    assert layout.sets == []
+    assert [found.labels[i] for i in layout.rack] == ["k5", "k7", "r2", "J", "r8", "o1", "o12", "b2"]
+    # One line alone with two ledge tiles is no rack, nor two lines too far apart to be tiers.
+    alone = scene(lower)
+    assert lay_out(alone, on_ledge=np.array([False, True, True]), bar_between=lambda i, j: True).rack is None
+    apart = scene(row(["k5", "k7", "r2"], 50, 300 - 2.5 * HEIGHT) + lower)
+    assert lay_out(apart, on_ledge=np.array([False, True, True, False, True, True]),
+                   bar_between=lambda i, j: True).rack is None
+
+
 def test_upright_loose_tiles_with_no_ledge_are_on_the_table() -> None:
     # Standing alike is no rack: a lone upright tile, or two, lie on the table.
     found = scene(row(["r5", "r6", "r7"], 50, 50) + [("k1", 100, 300, 0), ("J", 200, 300, 0)])

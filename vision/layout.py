@@ -65,7 +65,8 @@ TIER_REACH = 2.5
 #: least ``MIN_TIER_LEDGE_SHARE`` of them (a rack's gaps part its ledge tiles; on a table, a
 #: few shadows along a long row of sets are no rack); a second tier needs no ledge of its own
 #: if it stands parallel just above a tier (0.7 to ``TIER_SPACING`` heights up: a rack's upper
-#: tier, whose ledge the lower tier hides).
+#: tier, whose ledge the lower tier hides). Two such lines stacked as a rack's tiers are asked for
+#: these counts together (a close-up shows a few tiles of each: ``_stacked_tiers``).
 MIN_TIER_LEDGES = 3
 MIN_TIER_LEDGE_SHARE = 0.5
 TIER_SPACING = 1.6
@@ -146,6 +147,8 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
     lines_of_tiles = _components(side_by_side, np.ones(len(standing), bool))
     tiers = [t for t in _components(side_by_side, ledge) if len(t) >= MIN_TIER_LEDGES]
     tiers += [t for t in lines_of_tiles if ledge[t].sum() >= MIN_TIER_LEDGES and ledge[t].mean() >= MIN_TIER_LEDGE_SHARE]
+    tiers += _stacked_tiers(lines_of_tiles, ledge, across_of, along_of, found.heights[standing],
+                            found.widths[standing])
     if not tiers:
         return []
     rack = np.zeros(len(standing), bool)
@@ -163,6 +166,35 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
         if rack[t].any():
             grown[t] = True
     return sorted(int(i) for i in standing[grown | rack])
+
+
+def _stacked_tiers(lines: list[np.ndarray], ledge: np.ndarray, across_of: np.ndarray, along_of: np.ndarray,
+                   heights: np.ndarray, widths: np.ndarray) -> list[np.ndarray]:
+    """The lines of a two-tier rack seen close up, judged together: lines of standing tiles
+    stacked one just above the other (``TIER_SPACING``, as a rack's tiers) along a shared
+    stretch. A close-up shows a few tiles of each tier, and the upper tier's ledge shows only
+    where the lower tier has a gap, so neither line alone has ``MIN_TIER_LEDGES`` ledge tiles;
+    the stack as a whole is asked for them (and ``MIN_TIER_LEDGE_SHARE``). Its lines with a
+    ledge tile of their own are tiers (the one above a tier joins as before). Every argument
+    is by position in the standing tiles."""
+    spans = [(along_of[t].min() - widths[t].max(), along_of[t].max() + widths[t].max()) for t in lines]
+    middles = [float(np.median(across_of[t])) for t in lines]
+    sizes = [float(np.median(heights[t])) for t in lines]
+    stacked = np.zeros((len(lines), len(lines)), bool)
+    for a in range(len(lines)):
+        for b in range(a + 1, len(lines)):
+            height = (sizes[a] + sizes[b]) / 2
+            apart = abs(middles[a] - middles[b])
+            overlap = min(spans[a][1], spans[b][1]) > max(spans[a][0], spans[b][0])
+            stacked[a, b] = stacked[b, a] = overlap and 0.7 * height <= apart <= TIER_SPACING * height
+    tiers = []
+    for stack in _components(stacked, np.ones(len(lines), bool)):
+        if len(stack) < 2:
+            continue
+        members = np.concatenate([lines[k] for k in stack])
+        if ledge[members].sum() >= MIN_TIER_LEDGES and ledge[members].mean() >= MIN_TIER_LEDGE_SHARE:
+            tiers += [lines[k] for k in stack if ledge[lines[k]].any()]
+    return tiers
 
 
 def _rack_up(ups: np.ndarray) -> np.ndarray | None:
