@@ -97,6 +97,17 @@ def test_a_close_up_of_both_tiers_is_a_rack_when_together_they_show_enough_ledge
                    bar_between=lambda i, j: True).rack is None
 
 
+def test_an_upper_tier_hidden_behind_the_lower_one_counts_neither_for_nor_against_the_rack() -> None:
+    # The upper tier's ledge shows only through the lower tier's gap (held-out rack photo
+    # rummy4-87 turned a quarter): its four hidden tiles are no evidence that this is no rack.
+    upper = row(["k5", "k7", "r2", "J", "r8"], 50, 300 - 1.05 * HEIGHT)
+    lower = [tile for k, tile in enumerate(row(["o1", "o12", "-", "b2", "b3"], 50, 300)) if k != 2]
+    found = scene(upper + lower)
+    on_ledge = np.array([False, False, True, False, False] + [True, False, True, False])
+    layout = lay_out(found, on_ledge=on_ledge)
+    assert [found.labels[i] for i in layout.rack] == ["k5", "k7", "r2", "J", "r8", "o1", "o12", "b2", "b3"]
+
+
 def test_upright_loose_tiles_with_no_ledge_are_on_the_table() -> None:
     # Standing alike is no rack: a lone upright tile, or two, lie on the table.
     found = scene(row(["r5", "r6", "r7"], 50, 50) + [("k1", 100, 300, 0), ("J", 200, 300, 0)])

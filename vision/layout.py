@@ -62,8 +62,9 @@ TIER_OFFSET = 0.35
 TIER_REACH = 2.5
 #: A rack tier is this many tiles on a ledge side by side (one tile's shadow on a table is not a
 #: rack), or a line of standing tiles side by side with at least this many on a ledge and at
-#: least ``MIN_TIER_LEDGE_SHARE`` of them (a rack's gaps part its ledge tiles; on a table, a
-#: few shadows along a long row of sets are no rack); a second tier needs no ledge of its own
+#: least ``MIN_TIER_LEDGE_SHARE`` of those whose ledge could show (no tile stands right below
+#: them) (a rack's gaps part its ledge tiles; on a table, a few shadows along a long row of sets
+#: are no rack); a second tier needs no ledge of its own
 #: if it stands parallel just above a tier (0.7 to ``TIER_SPACING`` heights up: a rack's upper
 #: tier, whose ledge the lower tier hides). Two such lines stacked as a rack's tiers are asked for
 #: these counts together (a close-up shows a few tiles of each: ``_stacked_tiers``).
@@ -144,10 +145,18 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
                                  bar_between)
     ledge = on[standing]  # by position in ``standing`` from here on
 
+    # a tile with another tile standing right below it shows no ledge either way (a rack's
+    # upper tier behind its lower one): it counts neither for nor against its line's share
+    in_view = ledge | ~_tile_below(found, standing)
+
+    def enough_ledge(members: np.ndarray) -> bool:
+        shown = int(ledge[members].sum())
+        return shown >= MIN_TIER_LEDGES and shown >= MIN_TIER_LEDGE_SHARE * int(in_view[members].sum())
+
     lines_of_tiles = _components(side_by_side, np.ones(len(standing), bool))
     tiers = [t for t in _components(side_by_side, ledge) if len(t) >= MIN_TIER_LEDGES]
-    tiers += [t for t in lines_of_tiles if ledge[t].sum() >= MIN_TIER_LEDGES and ledge[t].mean() >= MIN_TIER_LEDGE_SHARE]
-    tiers += _stacked_tiers(lines_of_tiles, ledge, across_of, along_of, found.heights[standing],
+    tiers += [t for t in lines_of_tiles if enough_ledge(t)]
+    tiers += _stacked_tiers(lines_of_tiles, ledge, enough_ledge, across_of, along_of, found.heights[standing],
                             found.widths[standing])
     if not tiers:
         return []
@@ -168,13 +177,14 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
     return sorted(int(i) for i in standing[grown | rack])
 
 
-def _stacked_tiers(lines: list[np.ndarray], ledge: np.ndarray, across_of: np.ndarray, along_of: np.ndarray,
-                   heights: np.ndarray, widths: np.ndarray) -> list[np.ndarray]:
+def _stacked_tiers(lines: list[np.ndarray], ledge: np.ndarray, enough_ledge: Callable[[np.ndarray], bool],
+                   across_of: np.ndarray, along_of: np.ndarray, heights: np.ndarray,
+                   widths: np.ndarray) -> list[np.ndarray]:
     """The lines of a two-tier rack seen close up, judged together: lines of standing tiles
     stacked one just above the other (``TIER_SPACING``, as a rack's tiers) along a shared
     stretch. A close-up shows a few tiles of each tier, and the upper tier's ledge shows only
     where the lower tier has a gap, so neither line alone has ``MIN_TIER_LEDGES`` ledge tiles;
-    the stack as a whole is asked for them (and ``MIN_TIER_LEDGE_SHARE``). Its lines with a
+    the stack as a whole is asked for them (``enough_ledge``). Its lines with a
     ledge tile of their own are tiers (the one above a tier joins as before). Every argument
     is by position in the standing tiles."""
     spans = [(along_of[t].min() - widths[t].max(), along_of[t].max() + widths[t].max()) for t in lines]
@@ -191,10 +201,25 @@ def _stacked_tiers(lines: list[np.ndarray], ledge: np.ndarray, across_of: np.nda
     for stack in _components(stacked, np.ones(len(lines), bool)):
         if len(stack) < 2:
             continue
-        members = np.concatenate([lines[k] for k in stack])
-        if ledge[members].sum() >= MIN_TIER_LEDGES and ledge[members].mean() >= MIN_TIER_LEDGE_SHARE:
+        if enough_ledge(np.concatenate([lines[k] for k in stack])):
             tiers += [lines[k] for k in stack if ledge[lines[k]].any()]
     return tiers
+
+
+def _tile_below(found: TileDetections, which: np.ndarray) -> np.ndarray:
+    """``(len(which),)`` bool: another tile stands right below each of ``which`` in its own
+    frame (centre 0.6 to 1.6 of its height down, within 0.6 of its width across), covering the
+    strip where its ledge would show."""
+    centres, up, right = found.centers, found.up_vectors, found.right_vectors
+    below = np.zeros(len(which), bool)
+    for k, i in enumerate(which):
+        delta = centres - centres[i]
+        down = -(delta @ up[i]) / found.heights[i]
+        across = np.abs(delta @ right[i]) / found.widths[i]
+        close = (down >= 0.6) & (down <= 1.6) & (across <= 0.6)
+        close[i] = False
+        below[k] = bool(close.any())
+    return below
 
 
 def _rack_up(ups: np.ndarray) -> np.ndarray | None:
