@@ -373,3 +373,29 @@ def test_a_tile_read_black_whose_ink_is_blue_is_read_blue_and_black_ink_stays_bl
             assert label == "b7" and confidence > 0.85
         elif colour == "k":
             assert label == "k7" and confidence == pytest.approx(0.86, abs=0.01)
+
+
+def test_a_tile_sheared_by_a_steep_view_is_read_along_its_face(shipped_reader: TileReader) -> None:
+    # The bundled scatter photo seen from a 50 degree side tilt through a tele lens (the
+    # robustness benchmark's tilt-50-side-tele), each tile boxed as a finder boxes it: the
+    # rectangle round its sheared face. Read along the face outline, every tile reads right;
+    # a tile the rectangle could not follow comes back with its face's skewed corners.
+    import cv2
+    from rummi.datasets.real_views import fit_in_frame, tilt_matrix
+    from rummi.vision.evaluation import labelled_photos
+    from rummi.vision.face_outline import skew_degrees
+    from rummi.vision.geometry import portrait_order
+
+    photo = next(p for p in labelled_photos(SAMPLES) if p.image.name == "scatter-rummy-42.jpg")
+    image = load_image(photo.image)
+    height, width = image.shape[:2]
+    matrix = tilt_matrix(width, height, 50.0, "y", 45.0)
+    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32).reshape(-1, 1, 2)
+    matrix = fit_in_frame(cv2.perspectiveTransform(frame, matrix).reshape(-1, 2), width, height) @ matrix
+    tilted = cv2.warpPerspective(image, matrix, (width, height))
+    faces = [cv2.perspectiveTransform(np.asarray(o, np.float32).reshape(-1, 1, 2), matrix).reshape(-1, 2)
+             for o in photo.outlines]
+    boxes = np.stack([portrait_order(cv2.boxPoints(cv2.minAreaRect(f))) for f in faces]).astype(np.float32)
+    read = shipped_reader.read(tilted, TileDetections.from_corners(boxes, np.ones(len(boxes))))
+    assert list(read.labels) == photo.tiles
+    assert any(skew_degrees(corners) > 10 for corners in read.corners)

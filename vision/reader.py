@@ -14,7 +14,9 @@ first a joker); the colour then names it as the edition does (:func:`vision.clas
 
 A tile read with little confidence gets a closer look (see :meth:`TileReader.read`): its crop
 read both ways up and averaged ("r6 upright" of one is "r6 upside down" of the other), then
-its box turned a quarter round, then stretched; the most confident reading wins. A tile read
+its box turned a quarter round, then stretched; the most confident reading wins. One still
+unsure whose box does not follow the face the pixels show (a tile seen at a steep angle is a
+parallelogram) is read along that face (:mod:`vision.face_outline`) where that read is sure. A tile read
 black whose ink is blue next to its own plastic is read blue (a far tile's few pixels of blue
 ink, :func:`vision.white_balance.ink_blueness`).
 """
@@ -27,12 +29,19 @@ import cv2
 import numpy as np
 from rummi.vision.classes import joker_names
 from rummi.vision.detections import TileDetections
+from rummi.vision.face_outline import face_outline, overlap, skew_degrees
 from rummi.vision.geometry import CROP_SIZE, portrait_order, warp_crop
 from rummi.vision.onnx_model import ModelError, OnnxModel
 from rummi.vision.white_balance import ink_blueness
 
 #: A first reading at least this sure (tile and orientation together) is not read again turned.
 SURE_ENOUGH = 0.9
+#: A box this much like the face outline the pixels show (intersection over union) already
+#: follows its face: reading it again along the outline would only be a second guess.
+OUTLINE_OVERLAP = 0.8
+#: ...and only an outline no rectangle can follow (a corner this far off a right angle) is read:
+#: a box that is merely larger than the face (a close-up shows the tile's side too) reads well.
+MIN_SKEW_DEGREES = 10.0
 #: A tile read black whose ink is bluer than this next to its plastic (``ink_blueness``) is
 #: blue: no black tile found on the held-out real photos or the generated prints, under any
 #: light measured, passes 0.14 (the line keeps a margin above it); 95 % of blue ones pass 0.2
@@ -131,6 +140,7 @@ class TileReader:
             probabilities[unsure[better]] = second[better]
             corners[unsure[better]] = other_boxes[better]
             unsure = unsure[self._sureness(probabilities[unsure]) < SURE_ENOUGH]
+        self._read_face_outlines(image_bgr, found, unsure, corners, probabilities)
         self._join_halves(image_bgr, found.corners, corners, probabilities)
         self._weigh_by_ink(image_bgr, corners, probabilities)
         labels, confidence, turned, _ = self._decide(probabilities, edition)
@@ -224,6 +234,33 @@ class TileReader:
         labels = [names.get(self.tile_names[self.joker_columns[c]], "J") if b == joker_at else self.tile_names[b]
                   for b, c in zip(best, colours)]
         return labels, confidence, turned, best
+
+    def _read_face_outlines(self, image_bgr: np.ndarray, found: TileDetections, unsure: np.ndarray,
+                            corners: np.ndarray, probabilities: np.ndarray) -> None:
+        """Unsure tiles whose box does not follow the face the pixels show (a tile seen at a
+        steep angle is a parallelogram, not a rectangle: :mod:`vision.face_outline`) are read
+        again along that face, its corners taken both ways round; the read replaces the box's
+        (in ``corners`` and ``probabilities``) only when it is a tile read ``SURE_ENOUGH``.
+        (The benchmark's 50 degree side tilt: 15 tiles more read right, none read wrong;
+        accepting a read from 0.7 up also took blurred tiles' other readings.)"""
+        outlines, tiles = [], []
+        for i in unsure:
+            outline = face_outline(image_bgr, found.corners[i], np.delete(found.centers, i, axis=0))
+            if (outline is not None and overlap(outline, found.corners[i]) < OUTLINE_OVERLAP
+                    and skew_degrees(outline) > MIN_SKEW_DEGREES):
+                outlines += [outline, np.roll(outline, 1, axis=0)]  # which pair of sides is the tile's height
+                tiles.append(int(i))
+        if not tiles:
+            return
+        read = self._read_boxes(image_bgr, np.stack(outlines), both_ways=True).reshape(len(tiles), 2, 2, -1)
+        sureness = self._sureness(read.reshape(len(tiles) * 2, 2, -1)).reshape(len(tiles), 2)
+        for k, i in enumerate(tiles):
+            way = int(sureness[k].argmax())
+            answer = int(self._jokers_merged(read[k, way]).sum(axis=0).argmax())
+            if (sureness[k, way] >= SURE_ENOUGH and answer != self.none_column
+                    and sureness[k, way] > self._sureness(probabilities[i:i + 1])[0]):
+                probabilities[i] = read[k, way]
+                corners[i] = outlines[2 * k + way]
 
     def _join_halves(self, image_bgr: np.ndarray, boxes: np.ndarray, corners: np.ndarray,
                      probabilities: np.ndarray) -> None:
