@@ -23,13 +23,17 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-#: The window looked at around a box, in the box's longer side (a sheared face reaches past
-#: its box; a window much wider only adds other tiles).
-WINDOW = 2.2
+#: The windows looked at around a box, in the box's longer side, the wider one only where the
+#: patch runs off the narrower: a sheared face reaches past its box, at times well past (a
+#: finder's rectangle may cover only the middle half of a flat rhombus), but a wide window
+#: also takes in more of what lies around (a shadow that joins the face to another tile).
+WINDOWS = (2.2, 3.5)
 #: The window is looked at no larger than this many pixels across (the outline needs no more).
 WINDOW_PX = 160
-#: The patch's convex outline, as a share of the box's area (two tiles merged are about 2).
-AREA_RANGE = (0.5, 1.5)
+#: The patch's convex outline, as a share of the box's area: up to twice and more where the box
+#: covers the middle of a flat rhombus. Two tiles merged hold the other's box centre (refused
+#: there), and a crop of two tiles is rarely read surely as one (the reader's bar, not this).
+AREA_RANGE = (0.5, 2.5)
 #: Four corners must cover at least this share of the patch's convex outline.
 MIN_QUAD_SHARE = 0.9
 #: Opening of the face mask, in the box's shorter side (specks and thin bridges to a neighbour).
@@ -46,11 +50,14 @@ def face_outline(image_bgr: np.ndarray, corners: np.ndarray,
     height = float(np.linalg.norm(corners[3] - corners[0]))
     if min(width, height) < 2:
         return None
-    window, origin, scale = _window(image_bgr, corners.mean(axis=0), WINDOW * max(width, height))
-    if window is None:
-        return None
-    local = (corners - origin) * scale
-    patch = _face_patch(window, local, max(1, round(OPENING * min(width, height) * scale)))
+    for reach in WINDOWS:
+        window, origin, scale = _window(image_bgr, corners.mean(axis=0), reach * max(width, height))
+        if window is None:
+            return None
+        patch, ran_off = _face_patch(window, (corners - origin) * scale,
+                                     max(1, round(OPENING * min(width, height) * scale)))
+        if not ran_off:
+            break
     if patch is None:
         return None
     hull = cv2.convexHull(max(cv2.findContours(patch, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
@@ -106,16 +113,16 @@ def _window(image_bgr: np.ndarray, centre: np.ndarray, side: float) -> tuple[np.
     return window, np.array([x0, y0], np.float32), scale
 
 
-def _face_patch(window: np.ndarray, box: np.ndarray, opening: int) -> np.ndarray | None:
+def _face_patch(window: np.ndarray, box: np.ndarray, opening: int) -> tuple[np.ndarray | None, bool]:
     """uint8 mask of the patch of the face's colour under the middle of ``box`` (window
-    pixels), or None when it runs off the window or is not there."""
+    pixels), or None when it is not there or runs off the window; and whether it ran off."""
     lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32)
     centre = box.mean(axis=0)
     middle = np.zeros(window.shape[:2], np.uint8)
     cv2.fillConvexPoly(middle, ((box - centre) * 0.5 + centre).round().astype(np.int32), 1)
     inside = lab[middle > 0]
     if len(inside) < 10:
-        return None
+        return None, False
     plastic = inside[inside[:, 0] >= np.median(inside[:, 0])]  # the brighter half: face, not ink
     distance = np.linalg.norm(lab - np.median(plastic, axis=0), axis=2)
     _, mask = cv2.threshold(np.clip(distance * 2, 0, 255).astype(np.uint8), 0, 1,
@@ -125,12 +132,12 @@ def _face_patch(window: np.ndarray, box: np.ndarray, opening: int) -> np.ndarray
     under = np.bincount(labels[middle > 0].ravel(), minlength=count)
     under[0] = 0
     if under.max() == 0:
-        return None
+        return None, False
     patch = (labels == under.argmax()).astype(np.uint8)
     rows, columns = np.nonzero(patch)
     if rows.min() == 0 or columns.min() == 0 or rows.max() == patch.shape[0] - 1 or columns.max() == patch.shape[1] - 1:
-        return None  # runs off the window: table of the face's colour, or a row of tiles
-    return patch
+        return None, True  # a face reaching past the window, a table of its colour, a row of tiles
+    return patch, False
 
 
 def _four_corners(hull: np.ndarray) -> np.ndarray | None:
