@@ -199,6 +199,24 @@ def test_a_few_shadows_along_a_long_row_of_table_sets_are_no_rack() -> None:
     assert labels_of(found, layout.sets) == sets
 
 
+def test_rows_of_table_sets_one_above_the_other_with_shadows_are_no_rack() -> None:
+    # Tables are laid as rows of sets, one row above the other; shadows on a dark cloth can
+    # look like ledges. Hidden strips and stacked lines must not make a rack of them (found by
+    # review): a rack's bottom tier shows its own ledge.
+    sets = [["r5", "r6", "r7"], ["k9", "b9", "o9"], ["b1", "b2", "b3"], ["o4", "o5", "o6"]]
+
+    def table_row(y: float) -> list[tuple[str, float, float, float]]:
+        return [t for k, labels in enumerate(sets) for t in row(labels, 50 + k * 4 * 31, y)]
+
+    for spacing, shadows in ((1.1, [1, 4, 7]), (1.3, [1, 4, 7]), (1.5, [1, 4, 7]), (1.3, [1, 7, 16])):
+        found = scene(table_row(100) + table_row(100 + spacing * HEIGHT))
+        on_ledge = np.zeros(24, bool)
+        on_ledge[shadows] = True
+        layout = lay_out(found, on_ledge=on_ledge, bar_between=lambda i, j: False)
+        assert layout.rack is None, (spacing, shadows)
+        assert len(layout.sets) == 8
+
+
 def test_loose_tiles_lying_every_which_way_are_unfinished_table_sets_not_a_rack() -> None:
     # Tiles scattered at many angles stand in no rack's tiers: they are on the table, and the
     # table check then says each is no set.

@@ -62,15 +62,20 @@ TIER_OFFSET = 0.35
 TIER_REACH = 2.5
 #: A rack tier is this many tiles on a ledge side by side (one tile's shadow on a table is not a
 #: rack), or a line of standing tiles side by side with at least this many on a ledge and at
-#: least ``MIN_TIER_LEDGE_SHARE`` of those whose ledge could show (no tile stands right below
-#: them) (a rack's gaps part its ledge tiles; on a table, a few shadows along a long row of sets
-#: are no rack); a second tier needs no ledge of its own
-#: if it stands parallel just above a tier (0.7 to ``TIER_SPACING`` heights up: a rack's upper
-#: tier, whose ledge the lower tier hides). Two such lines stacked as a rack's tiers are asked for
-#: these counts together (a close-up shows a few tiles of each: ``_stacked_tiers``).
+#: least ``MIN_TIER_LEDGE_SHARE`` of those whose ledge could show: a rack's gaps part its ledge
+#: tiles, and on a table a few shadows along a long row of sets are no rack. A tile right above
+#: a line that shows that share of its own (a rack's upper tier behind its lower one) hides its
+#: ledge and counts neither way. A second tier needs no ledge of its own if it stands parallel
+#: just above a tier (``MIN_TIER_SPACING`` to ``TIER_SPACING`` heights up). Two such lines
+#: stacked as a rack's tiers, the lower showing its share, are asked for these counts together
+#: (a close-up shows a few tiles of each: ``_stacked_tiers``).
 MIN_TIER_LEDGES = 3
 MIN_TIER_LEDGE_SHARE = 0.5
+MIN_TIER_SPACING = 0.7
 TIER_SPACING = 1.6
+#: A tile hides the ledge of one above it when its centre lies within this share of that
+#: tile's width across from it (and a tier's spacing below it).
+HIDING_REACH = 0.6
 
 
 @dataclass(frozen=True)
@@ -145,15 +150,19 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
                                  bar_between)
     ledge = on[standing]  # by position in ``standing`` from here on
 
-    # a tile with another tile standing right below it shows no ledge either way (a rack's
-    # upper tier behind its lower one): it counts neither for nor against its line's share
-    in_view = ledge | ~_tile_below(found, standing)
+    # a tile right above a line that shows its ledge (a rack's upper tier behind its lower one)
+    # shows no ledge either way: it counts neither for nor against its own line's share
+    lines_of_tiles = _components(side_by_side, np.ones(len(standing), bool))
+    front = np.zeros(len(found), bool)
+    for t in lines_of_tiles:
+        if ledge[t].mean() >= MIN_TIER_LEDGE_SHARE:
+            front[standing[t]] = True
+    in_view = ledge | ~_hidden_by(found, standing, front)
 
     def enough_ledge(members: np.ndarray) -> bool:
         shown = int(ledge[members].sum())
         return shown >= MIN_TIER_LEDGES and shown >= MIN_TIER_LEDGE_SHARE * int(in_view[members].sum())
 
-    lines_of_tiles = _components(side_by_side, np.ones(len(standing), bool))
     tiers = [t for t in _components(side_by_side, ledge) if len(t) >= MIN_TIER_LEDGES]
     tiers += [t for t in lines_of_tiles if enough_ledge(t)]
     tiers += _stacked_tiers(lines_of_tiles, ledge, enough_ledge, across_of, along_of, found.heights[standing],
@@ -166,7 +175,7 @@ def _rack_tiles(found: TileDetections, on_ledge: np.ndarray, bar_between: BarBet
     lines = np.array([np.median(across_of[t]) for t in tiers])
     span = (along_of[rack].min() - width, along_of[rack].max() + width)
     above = ((along_of >= span[0]) & (along_of <= span[1])
-             & np.any((across_of[:, None] - lines[None] >= 0.7 * height)
+             & np.any((across_of[:, None] - lines[None] >= MIN_TIER_SPACING * height)
                       & (across_of[:, None] - lines[None] <= TIER_SPACING * height), axis=1))
     rack |= above  # a tier's upper tier, whose ledge the lower tier hides
     # the tiles standing alike beside the rack in its tiers
@@ -181,11 +190,12 @@ def _stacked_tiers(lines: list[np.ndarray], ledge: np.ndarray, enough_ledge: Cal
                    across_of: np.ndarray, along_of: np.ndarray, heights: np.ndarray,
                    widths: np.ndarray) -> list[np.ndarray]:
     """The lines of a two-tier rack seen close up, judged together: lines of standing tiles
-    stacked one just above the other (``TIER_SPACING``, as a rack's tiers) along a shared
-    stretch. A close-up shows a few tiles of each tier, and the upper tier's ledge shows only
-    where the lower tier has a gap, so neither line alone has ``MIN_TIER_LEDGES`` ledge tiles;
-    the stack as a whole is asked for them (``enough_ledge``). Its lines with a
-    ledge tile of their own are tiers (the one above a tier joins as before). Every argument
+    stacked one just above the other (as a rack's tiers) along a shared stretch. A close-up
+    shows a few tiles of each tier, and the upper tier's ledge shows only where the lower tier
+    has a gap, so neither line alone has ``MIN_TIER_LEDGES`` ledge tiles; the stack as a whole
+    is asked for them (``enough_ledge``), and its lowest line, whose ledge nothing hides, for
+    its share of its own (on a table, rows of sets lie one above the other too). Its lines with
+    a ledge tile of their own are tiers (the one above a tier joins as before). Every argument
     is by position in the standing tiles."""
     spans = [(along_of[t].min() - widths[t].max(), along_of[t].max() + widths[t].max()) for t in lines]
     middles = [float(np.median(across_of[t])) for t in lines]
@@ -195,31 +205,28 @@ def _stacked_tiers(lines: list[np.ndarray], ledge: np.ndarray, enough_ledge: Cal
         for b in range(a + 1, len(lines)):
             height = (sizes[a] + sizes[b]) / 2
             apart = abs(middles[a] - middles[b])
-            overlap = min(spans[a][1], spans[b][1]) > max(spans[a][0], spans[b][0])
-            stacked[a, b] = stacked[b, a] = overlap and 0.7 * height <= apart <= TIER_SPACING * height
+            side_by_side = min(spans[a][1], spans[b][1]) > max(spans[a][0], spans[b][0])
+            stacked[a, b] = stacked[b, a] = side_by_side and MIN_TIER_SPACING * height <= apart <= TIER_SPACING * height
     tiers = []
     for stack in _components(stacked, np.ones(len(lines), bool)):
         if len(stack) < 2:
             continue
-        if enough_ledge(np.concatenate([lines[k] for k in stack])):
+        lowest = lines[min(stack, key=lambda k: middles[k])]
+        if ledge[lowest].mean() >= MIN_TIER_LEDGE_SHARE and enough_ledge(np.concatenate([lines[k] for k in stack])):
             tiers += [lines[k] for k in stack if ledge[lines[k]].any()]
     return tiers
 
 
-def _tile_below(found: TileDetections, which: np.ndarray) -> np.ndarray:
-    """``(len(which),)`` bool: another tile stands right below each of ``which`` in its own
-    frame (centre 0.6 to 1.6 of its height down, within 0.6 of its width across), covering the
-    strip where its ledge would show."""
-    centres, up, right = found.centers, found.up_vectors, found.right_vectors
-    below = np.zeros(len(which), bool)
-    for k, i in enumerate(which):
-        delta = centres - centres[i]
-        down = -(delta @ up[i]) / found.heights[i]
-        across = np.abs(delta @ right[i]) / found.widths[i]
-        close = (down >= 0.6) & (down <= 1.6) & (across <= 0.6)
-        close[i] = False
-        below[k] = bool(close.any())
-    return below
+def _hidden_by(found: TileDetections, which: np.ndarray, hiders: np.ndarray) -> np.ndarray:
+    """``(len(which),)`` bool: one of the ``hiders`` (a bool mask over the tiles) lies right
+    below each of ``which`` in that tile's own frame (a tier's spacing down, within
+    ``HIDING_REACH`` of its width across), covering the strip where its ledge would show."""
+    delta = found.centers[None, :, :] - found.centers[which][:, None, :]  # (which, tiles, 2)
+    down = -np.einsum("ijk,ik->ij", delta, found.up_vectors[which]) / found.heights[which][:, None]
+    across = np.abs(np.einsum("ijk,ik->ij", delta, found.right_vectors[which])) / found.widths[which][:, None]
+    close = (down >= MIN_TIER_SPACING) & (down <= TIER_SPACING) & (across <= HIDING_REACH) & hiders[None]
+    close[np.arange(len(which)), which] = False
+    return close.any(axis=1)
 
 
 def _rack_up(ups: np.ndarray) -> np.ndarray | None:
