@@ -35,21 +35,27 @@ def explain(pos: Position, answer: TurnAnswer, opened: bool) -> list[str]:
     lines: list[str] = []
     if not opened and answer.opening_value:
         lines.append(f"opening worth {answer.opening_value} points")
+    holders: dict[int, list[int]] = {}  # tile id -> the old sets holding it
+    for k in remaining:
+        for t in remaining[k]:
+            holders.setdefault(t, []).append(k)
     # biggest overlap first, so a set that grew is read as "add", not as a new set
     new_counts = [Counter(ids.of(s)) for s in new_sets]
     order = sorted(
         range(len(new_sets)),
-        key=lambda i: -max([_overlap(new_counts[i], c) for c in remaining.values()] + [0]),
+        key=lambda i: -max(_overlaps(new_counts[i], remaining, holders).values(), default=0),
     )
     plans: list[tuple[list[Tile], list[tuple[int, list[Tile]]], list[Tile]]] = []
     for i in order:
         need = Counter(new_counts[i])
         sources: list[tuple[int, list[Tile]]] = []  # (old set, tiles taken from it)
         while need and remaining:
-            k = max(remaining, key=lambda k: _overlap(need, remaining[k]))
-            taken = _take(need, remaining[k])
-            if not taken:
+            shared = _overlaps(need, remaining, holders)
+            most = max(shared.values(), default=0)
+            if not most:
                 break
+            k = min(k for k, n in shared.items() if n == most)  # the first old set, as read
+            taken = _take(need, remaining[k])
             sources.append((k, ids.tiles(taken)))
             if not remaining[k]:
                 del remaining[k]
@@ -113,9 +119,18 @@ def _take(need: Counter[int], have: Counter[int]) -> list[int]:
     return taken
 
 
-def _overlap(a: Counter[int], b: Counter[int]) -> int:
-    """How many tiles two multisets share (the size of ``a & b``, without building it)."""
-    return sum(min(n, b[t]) for t, n in a.items() if t in b)
+def _overlaps(need: Counter[int], remaining: dict[int, Counter[int]], holders: dict[int, list[int]]) -> dict[int, int]:
+    """How many tiles ``need`` shares with each old set still holding one of them (the size of
+    ``need & remaining[k]`` per k, without building it): asked through ``holders``, the old
+    sets each tile lies in, not of every old set (every new set asks, more than once)."""
+    shared: dict[int, int] = {}
+    for t, n in need.items():
+        for k in holders.get(t, ()):
+            have = remaining.get(k)
+            m = have.get(t, 0) if have is not None else 0
+            if m:
+                shared[k] = shared.get(k, 0) + (n if n < m else m)
+    return shared
 
 
 def _kept_indices(old_sets: list[list[int]], kept_sets: list[list[int]]) -> set[int]:
