@@ -51,3 +51,11 @@ def test_no_outline_where_the_patch_is_not_one_tile() -> None:
     assert face_outline(image, box, other_centres=neighbour.mean(axis=0, keepdims=True)) is None
     # nothing but table under the box
     assert face_outline(photo_with([]), box) is None
+
+
+def test_a_box_off_the_photo_or_not_a_number_has_no_outline() -> None:
+    # found by review: a box whose window is a few pixels of photo made the resize fail
+    image = np.zeros((4000, 3000, 3), np.uint8)
+    off = np.array([[1800, -955], [2200, -955], [2200, -355], [1800, -355]], np.float32)
+    assert face_outline(image, off) is None
+    assert face_outline(photo_with([SHEARED]), np.full((4, 2), np.nan, np.float32)) is None

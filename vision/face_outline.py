@@ -13,9 +13,10 @@ simplified to four corners, which the reader's warp then maps onto an upright cr
 The outline is given only when it looks like one tile: a closed patch (not running off the
 window, as a table of the tiles' own colour would), about the box's area (not two touching
 tiles merged, nor a sliver), well described by four corners, and holding no other box's centre.
-Otherwise ``None``: the box is kept, as before. Nothing here knows a print, a table colour or a
-threshold of brightness; the face's colour and the cut between face and not-face come from
-each photo (Otsu's threshold on the colour distance to the face).
+Otherwise ``None``: the box is kept, as before. Nothing here knows a print's colours, a table
+colour or a threshold of brightness (only that faces are light plastic with darker ink); the
+face's colour and the cut between face and not-face come from each photo (Otsu's threshold on
+the colour distance to the face).
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ def face_outline(image_bgr: np.ndarray, corners: np.ndarray,
     under the box ``corners``, or None when the pixels show no single tile's face there.
     ``other_centres``: the centres of the photo's other boxes, none of which may lie inside."""
     corners = np.asarray(corners, np.float32).reshape(4, 2)
+    if not np.isfinite(corners).all():
+        return None
     width = float(np.linalg.norm(corners[1] - corners[0]))
     height = float(np.linalg.norm(corners[3] - corners[0]))
     if min(width, height) < 2:
@@ -108,6 +111,8 @@ def _window(image_bgr: np.ndarray, centre: np.ndarray, side: float) -> tuple[np.
         return None, np.zeros(2, np.float32), 1.0
     window = image_bgr[y0:y1, x0:x1]
     scale = min(1.0, WINDOW_PX / max(window.shape[:2]))
+    if min(window.shape[:2]) * scale < 4:
+        return None, np.zeros(2, np.float32), 1.0  # a sliver of photo: nothing to outline
     if scale < 1.0:
         window = cv2.resize(window, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     return window, np.array([x0, y0], np.float32), scale
@@ -123,8 +128,12 @@ def _face_patch(window: np.ndarray, box: np.ndarray, opening: int) -> tuple[np.n
     inside = lab[middle > 0]
     if len(inside) < 10:
         return None, False
-    plastic = inside[inside[:, 0] >= np.median(inside[:, 0])]  # the brighter half: face, not ink
+    # the brighter half is plastic, not ink: every print we know has light faces and ink that
+    # covers far less than half the face's middle (a dark-faced print would need the other half)
+    plastic = inside[inside[:, 0] >= np.median(inside[:, 0])]
     distance = np.linalg.norm(lab - np.median(plastic, axis=0), axis=2)
+    # doubled before it is cut to a byte: the distances that matter (plastic to table) lie well
+    # under 128, and Otsu's threshold needs them spread over the byte, not packed near zero
     _, mask = cv2.threshold(np.clip(distance * 2, 0, 255).astype(np.uint8), 0, 1,
                             cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (opening, opening)))
@@ -141,7 +150,8 @@ def _face_patch(window: np.ndarray, box: np.ndarray, opening: int) -> tuple[np.n
 
 
 def _four_corners(hull: np.ndarray) -> np.ndarray | None:
-    """The hull simplified to four corners (Douglas-Peucker, ever coarser), or None."""
+    """The hull simplified to four corners (Douglas-Peucker, from 2 % of its perimeter, the
+    rounding of a tile's corners, to 12 %, past which the four would cut into the face), or None."""
     perimeter = cv2.arcLength(hull, True)
     for share in np.linspace(0.02, 0.12, 11):
         approx = cv2.approxPolyDP(hull, share * perimeter, True)

@@ -240,12 +240,14 @@ class TileReader:
         """Unsure tiles whose box does not follow the face the pixels show (a tile seen at a
         steep angle is a parallelogram, not a rectangle: :mod:`vision.face_outline`) are read
         again along that face, its corners taken both ways round; the read replaces the box's
-        (in ``corners`` and ``probabilities``) only when it is a tile read ``SURE_ENOUGH``.
+        in ``probabilities`` only when it is a tile read ``SURE_ENOUGH``. The box itself stays
+        the tile's outline for everything after reading (sets, racks, the edge rule measure
+        rectangles of alike size and axes), turned so its top is the face's top.
         (The benchmark's 50 degree side tilt: misreads 50 -> 36, no more read wrong surely;
         accepting a read from 0.7 up also took blurred tiles' other readings.)"""
         outlines, tiles = [], []
         for i in unsure:
-            outline = face_outline(image_bgr, found.corners[i], np.delete(found.centers, i, axis=0))
+            outline = face_outline(image_bgr, found.corners[i], _other_boxes_centres(found, int(i)))
             if (outline is not None and overlap(outline, found.corners[i]) < OUTLINE_OVERLAP
                     and skew_degrees(outline) > MIN_SKEW_DEGREES):
                 outlines += [outline, np.roll(outline, 1, axis=0)]  # which pair of sides is the tile's height
@@ -260,7 +262,7 @@ class TileReader:
             if (sureness[k, way] >= SURE_ENOUGH and answer != self.none_column
                     and sureness[k, way] > self._sureness(probabilities[i:i + 1])[0]):
                 probabilities[i] = read[k, way]
-                corners[i] = outlines[2 * k + way]
+                corners[i] = _turned_like(found.corners[i], outlines[2 * k + way])
 
     def _join_halves(self, image_bgr: np.ndarray, boxes: np.ndarray, corners: np.ndarray,
                      probabilities: np.ndarray) -> None:
@@ -369,6 +371,25 @@ JOINT_SURE = 0.7
 JOINT_SHAPE = (0.55, 0.9)
 #: ...and it covers little more than its two halves (they touch rather than lie apart).
 JOINT_SLACK = 1.5
+
+
+def _other_boxes_centres(found: TileDetections, i: int) -> np.ndarray:
+    """The centres of the boxes other than ``i`` that lie outside box ``i`` (a second box on
+    the same tile, dropped later as a repeat, is no other tile)."""
+    contour = found.corners[i].astype(np.float32).reshape(-1, 1, 2)
+    return np.array([c for j, c in enumerate(found.centers)
+                     if j != i and cv2.pointPolygonTest(contour, (float(c[0]), float(c[1])), False) < 0],
+                    np.float32).reshape(-1, 2)
+
+
+def _turned_like(box: np.ndarray, outline: np.ndarray) -> np.ndarray:
+    """``box``'s corners in the order (of its four turns) whose top points most nearly where
+    ``outline``'s top does."""
+    def up(quad: np.ndarray) -> np.ndarray:
+        return (quad[0] + quad[1] - quad[2] - quad[3]) / 2
+
+    turns = [np.roll(box, r, axis=0) for r in range(4)]
+    return max(turns, key=lambda q: float(up(q) @ up(outline))).astype(np.float32)
 
 
 def _joint_box(a: np.ndarray, b: np.ndarray, centre_a: np.ndarray, centre_b: np.ndarray) -> np.ndarray | None:
