@@ -73,3 +73,18 @@ def test_the_growths_name_each_joker_kind_they_take() -> None:
     assert red in kinds and blue not in kinds and ANY not in kinds
     assert (((pos.index(parse_tiles("r8")[0]), 1),), ((red, 1),)) in set(zip(s.extensions, s.extension_jokers))
 
+
+
+def test_an_old_set_counted_whole_is_on_the_table_as_it_was() -> None:
+    """Cross-check seed 41: the bound with ``Jo`` read as ``o10`` kept ``o6 o7 o8 o9 o10`` whole,
+    and putting ``Jo`` back took that set's ``o10`` (copies are alike to the programme), so the
+    hint counted an old set whole that was not on the table any more (engine.solver.fates)."""
+    from rummi.engine.joker_fate import intact_pairs
+    from rummi.engine.solver import solve
+
+    table = parse_sets("r11 Jr r13 | o7 o8 o9 Jo | o6 o7 o8 o9 o10", EXPERT)
+    rack = parse_tiles("r13 k13 r7 k3 Jo Jr Jk", EXPERT)
+    for compiled in (True, False):
+        h = solve(table, rack, opened=True, edition=EXPERT, rules=SABRA, compiled=compiled)
+        assert (h.tiles_played, h.value_played) == (6, 123)
+        assert sum(h.untouched) == len(intact_pairs(table, h.table)) == 0
