@@ -262,22 +262,30 @@ class Position:
         """
         have = [self.table_count[i] + self.rack_count[i] for i in range(self.size)]
         found: set[tuple[tuple[tuple[int, int], ...], JokerUse]] = {((), ())}
+        rack_jokers = self.rack_jokers
+        # per colour, the rack joker kinds that may stand for a tile of it
+        kinds_of = {c: [k for k in (ANY, key) if rack_jokers.get(k)] for key, c in enumerate(self.colours)}
 
         def add(new_places: list[Tile]) -> None:
-            # per place, the rack joker kinds that may stand there
-            kinds = [[k for k in (ANY, self.colours.index(t.colour)) if self.rack_jokers.get(k)]  # type: ignore[arg-type]
-                     for t in new_places]
-            usable = sum(self.rack_jokers[k] for k in {k for place in kinds for k in place})
+            kinds = [kinds_of[t.colour] for t in new_places]  # type: ignore[index]
+            keys_here = set().union(*kinds)
+            usable = sum(rack_jokers[k] for k in keys_here)
             for x in range(0, min(usable, len(new_places)) + 1):
                 for spots in itertools.combinations(range(len(new_places)), x):
                     extra = [t for k, t in enumerate(new_places) if k not in spots]
                     if not all(have[self.index(t)] > 0 for t in extra) or not (extra or x):
                         continue
                     tiles = tuple(sorted((self.index(t), 1) for t in extra))
-                    for keys in itertools.product(*(kinds[k] for k in spots)):
-                        use = Counter(keys)
-                        if all(n <= self.rack_jokers[k] for k, n in use.items()):
-                            found.add((tiles, tuple(sorted(use.items()))))
+                    if not x:
+                        found.add((tiles, ()))
+                    elif len(keys_here) == 1:  # one kind (always so with plain jokers): x of it
+                        if all(kinds[k] for k in spots):
+                            found.add((tiles, ((next(iter(keys_here)), x),)))
+                    else:
+                        for keys in itertools.product(*(kinds[k] for k in spots)):
+                            use = Counter(keys)
+                            if all(n <= rack_jokers[k] for k, n in use.items()):
+                                found.add((tiles, tuple(sorted(use.items()))))
 
         for reading in verdict.readings:
             members = reading.stands_for
