@@ -239,9 +239,9 @@ def joker_deal(seed: int, edition: str = "standard") -> Deal:
 def locked_growth_deal(seed: int) -> Deal:
     """An Expert position after the opening for Pagat's Sabra (a set holding a joker is locked):
     a :func:`joker_deal` whose rack also holds a coloured joker that could grow one of the
-    table's joker sets (a run's colour, or a colour a group lacks), and now and then one of
-    another colour, so that both the growths by a coloured rack joker and the wrong colours
-    are at stake."""
+    table's joker sets (a run's colour, or a colour a group lacks) and, three times in ten, one
+    more joker from the box, of any colour, so that both the growths by a coloured rack joker
+    and the colours that may not grow a set are at stake."""
     ed = get_edition("expert")
     core = joker_deal(seed, "expert")
     rnd = random.Random(f"locked-growth/{seed}")
