@@ -56,11 +56,12 @@ def test_hints_with_table_jokers_are_legal_and_optimal_under_every_preset(preset
             assert mine == theirs, f"seed {seed} {objective}: {deal}"
 
 
-@pytest.mark.parametrize("seed", [2, 6, 15, 27, 33])
+@pytest.mark.parametrize("seed", [2, 6, 15, 25, 33, 41])
 def test_locked_sets_grown_by_coloured_jokers_are_legal_and_optimal(seed: int) -> None:
     """A sample of ``benchmarks/solver_exactness.py``'s "jokers: pagat_sabra, expert, coloured
-    growth" class (Pagat's Sabra in Expert's box); 15, 27 and 33 played less while a locked
-    set's growths counted plain rack jokers only, 2 and 6 grow by a coloured joker."""
+    growth" class (Pagat's Sabra in Expert's box): 15, 25 and 33 played less while a locked
+    set's growths counted plain rack jokers only, 41 counted an old set whole that was not
+    (``fates.restore``), 2 and 6 grow a locked set by a coloured joker."""
     rules = get_rules("pagat_sabra", edition="expert")
     deal = locked_growth_deal(seed)
     for objective in ("tiles", "value"):

@@ -75,7 +75,11 @@ def test_the_growths_name_each_joker_kind_they_take() -> None:
 
 
 
-def test_an_old_set_counted_whole_is_on_the_table_as_it_was() -> None:
+@pytest.mark.parametrize("rack,score", [
+    ("r13 k13 r7 k3 Jo Jk", (5, 93, 1)),  # the seed's rack: 2 sets said kept, 1 was
+    ("r13 k13 r7 k3 Jo Jr Jk", (6, 123, 0)),  # with Jr too (an earlier deal): 1 said, none was
+])
+def test_an_old_set_counted_whole_is_on_the_table_as_it_was(rack: str, score: tuple[int, int, int]) -> None:
     """Cross-check seed 41: the bound with ``Jo`` read as ``o10`` kept ``o6 o7 o8 o9 o10`` whole,
     and putting ``Jo`` back took that set's ``o10`` (copies are alike to the programme), so the
     hint counted an old set whole that was not on the table any more (engine.solver.fates)."""
@@ -83,8 +87,7 @@ def test_an_old_set_counted_whole_is_on_the_table_as_it_was() -> None:
     from rummi.engine.solver import solve
 
     table = parse_sets("r11 Jr r13 | o7 o8 o9 Jo | o6 o7 o8 o9 o10", EXPERT)
-    rack = parse_tiles("r13 k13 r7 k3 Jo Jr Jk", EXPERT)
     for compiled in (True, False):
-        h = solve(table, rack, opened=True, edition=EXPERT, rules=SABRA, compiled=compiled)
-        assert (h.tiles_played, h.value_played) == (6, 123)
-        assert sum(h.untouched) == len(intact_pairs(table, h.table)) == 0
+        h = solve(table, parse_tiles(rack, EXPERT), opened=True, edition=EXPERT, rules=SABRA, compiled=compiled)
+        assert _score(h) == score
+        assert sum(h.untouched) == len(intact_pairs(table, h.table))
