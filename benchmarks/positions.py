@@ -234,3 +234,38 @@ def joker_deal(seed: int, edition: str = "standard") -> Deal:
     if joker_box and rnd.random() < (0.6 if len(set(joker_box)) > 1 else 0.25):
         rack.append(joker_box[0])
     return Deal(table=table, rack=rack, opened=rnd.random() < 0.85, edition=ed)
+
+
+def locked_growth_deal(seed: int) -> Deal:
+    """An Expert position after the opening for Pagat's Sabra (a set holding a joker is locked):
+    a :func:`joker_deal` whose rack joker, if any, goes back to the box and whose rack then takes
+    a coloured joker that could grow one of the table's joker sets (a run's colour, or a colour a
+    group lacks) and, three times in ten, one more joker from the box, of any colour, so that
+    both the growths by a coloured rack joker and the colours that may not grow a set are at
+    stake. At most two rack jokers and seven tiles: the exhaustive reference must answer every
+    position (eight tiles and a 22-tile table took it five minutes)."""
+    ed = get_edition("expert")
+    core = joker_deal(seed, "expert")
+    rnd = random.Random(f"locked-growth/{seed}")
+    box = Counter(_joker_tiles(ed))
+    box.subtract(Counter(t for s in core.table for t in s if t.is_joker))
+    fitting: list[Tile] = []
+    for s in core.table:
+        verdict = classify(s, ed)
+        if not any(t.is_joker for t in s) or not verdict.valid:
+            continue
+        for reading in verdict.readings:
+            have = {t.colour for t in reading.stands_for}
+            colours = have if reading.kind.value == "run" else set(ed.colours) - have
+            fitting += [t for t in box.elements() if t.colour in colours]
+    rack = [t for t in core.rack if not t.is_joker]
+    if fitting:
+        joker = rnd.choice(sorted(set(fitting), key=str))
+        box[joker] -= 1
+        rack.append(joker)
+    others = sorted(box.elements(), key=str)
+    if others and rnd.random() < 0.3:
+        if len(rack) > 6:  # at most 7 tiles, as joker_deal deals
+            rack = rack[1:]
+        rack.append(rnd.choice(others))
+    return Deal(table=core.table, rack=rack, opened=True, edition=ed)

@@ -44,6 +44,7 @@ from rummi.engine.notation import format_sets, format_tiles  # noqa: E402
 from rummi.engine.referee import judge_turn  # noqa: E402
 from rummi.engine.rules import PRESETS, get_rules  # noqa: E402
 from rummi.engine.solver import solve  # noqa: E402
+from rummi.engine.tiles import JokerKind, Tile  # noqa: E402
 
 from benchmarks.positions import (  # noqa: E402
     CLASSES,
@@ -53,6 +54,7 @@ from benchmarks.positions import (  # noqa: E402
     _random_set,
     deal,
     joker_deal,
+    locked_growth_deal,
     small_deal,
 )
 from benchmarks.solver_reference import audit, ilp_reference, reference_best  # noqa: E402
@@ -68,6 +70,9 @@ JOKER_CLASSES = {f"jokers: {name}": name for name in PRESETS}
 #: (on the table and the rack) and Expert's coloured jokers
 EDITION_CLASSES = {"jokers: twist": "twist", "jokers: expert": "expert"}
 BIG_TWIST = "jokers: twist, big table"
+#: Pagat's Sabra (a set holding a joker only grows) in Expert's box, a coloured joker on the rack
+#: that could grow a table joker set (:func:`benchmarks.positions.locked_growth_deal`)
+LOCKED_GROWTH = "jokers: pagat_sabra, expert, coloured growth"
 #: tiles a big Twist table holds at least (the size the Twist search once cut short on)
 BIG_TABLE = 24
 
@@ -88,9 +93,23 @@ def big_twist_deal(seed: int) -> tuple[Deal, Deal]:
     return core, replace(core, table=table)
 
 
+def grows_with_coloured_joker(before: list[list[Tile]], after: list[list[Tile]]) -> bool:
+    """Whether some new set holds every tile of an old set with a joker and, besides, a
+    coloured (Expert) joker: a locked set grown by a coloured rack joker under Pagat's Sabra."""
+    for old in before:
+        if not any(t.is_joker for t in old):
+            continue
+        for new in after:
+            extra = Counter(new) - Counter(old)
+            if not Counter(old) - Counter(new) and any(t.joker is JokerKind.COLOURED for t in extra):
+                return True
+    return False
+
+
 def check_class(name: str, count: int, first: int = 0) -> tuple[int, int, int]:
-    """Positions checked, illegal hints and non-optimal hints, with a progress line on stderr."""
-    illegal = wrong = 0
+    """Positions checked, illegal hints and non-optimal hints, with a progress line on stderr
+    (and, for :data:`LOCKED_GROWTH`, how many hints grow a locked set by a coloured joker)."""
+    illegal = wrong = grown = 0
     checked = 0
     started = time.perf_counter()
     for seed in range(first, first + count):
@@ -108,6 +127,10 @@ def check_class(name: str, count: int, first: int = 0) -> tuple[int, int, int]:
             reference = lambda table, rack, *rest, core=core, **kw: reference_best(  # noqa: E731
                 core.table, core.rack, *rest, **kw
             )
+        elif name == LOCKED_GROWTH:
+            rules = get_rules("pagat_sabra", edition="expert")
+            position = locked_growth_deal(seed)
+            reference = reference_best
         elif name in EDITION_CLASSES:
             rules = get_rules("pressman_us_2009", edition=EDITION_CLASSES[name])
             position = joker_deal(seed, rules.edition)
@@ -150,6 +173,7 @@ def check_class(name: str, count: int, first: int = 0) -> tuple[int, int, int]:
                 problems += [v.message for v in verdict.violations]
             illegal += bool(problems)
             wrong += mine != theirs
+            grown += not hint.is_draw and grows_with_coloured_joker(position.table, hint.table)
             if mine != theirs or problems:
                 print(
                     f"{'ILLEGAL' if problems else 'NOT OPTIMAL'} {name} seed {seed} {objective} {rules.name}:"
@@ -165,6 +189,8 @@ def check_class(name: str, count: int, first: int = 0) -> tuple[int, int, int]:
             print(f"\r{name}: {checked}/{count} positions, {illegal} illegal, {wrong} not optimal,"
                   f" {rate:.2f} s each", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
+    if name == LOCKED_GROWTH:
+        print(f"{name}: {grown} of {2 * checked} hints grow a locked set by a coloured rack joker", flush=True)
     return checked, illegal, wrong
 
 
@@ -172,10 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1000, help="positions per class (default 1000)")
     parser.add_argument("--first", type=int, default=0, help="first seed (to extend an earlier run)")
-    parser.add_argument("--classes", nargs="*", default=["small", *JOKER_CLASSES, *EDITION_CLASSES, BIG_TWIST, *CLASSES, *PRESET_CLASSES],
+    parser.add_argument("--classes", nargs="*", default=["small", *JOKER_CLASSES, *EDITION_CLASSES, LOCKED_GROWTH, BIG_TWIST, *CLASSES, *PRESET_CLASSES],
                         help="classes to check")
     args = parser.parse_args(argv)
-    known = {"small", *JOKER_CLASSES, *EDITION_CLASSES, BIG_TWIST, *CLASSES, *PRESET_CLASSES}
+    known = {"small", *JOKER_CLASSES, *EDITION_CLASSES, LOCKED_GROWTH, BIG_TWIST, *CLASSES, *PRESET_CLASSES}
     unknown = [name for name in args.classes if name not in known]
     if unknown:
         parser.error(f"unknown class {', '.join(unknown)}; known: {', '.join(sorted(known))}")

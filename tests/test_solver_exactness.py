@@ -11,7 +11,7 @@ from rummi.engine.referee import judge_turn
 from rummi.engine.rules import get_rules
 from rummi.engine.solver import solve
 
-from benchmarks.positions import joker_deal, small_deal
+from benchmarks.positions import joker_deal, locked_growth_deal, small_deal
 from benchmarks.solver_reference import reference_best
 
 PRESETS = ["pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "strict_group_1980"]
@@ -54,6 +54,26 @@ def test_hints_with_table_jokers_are_legal_and_optimal_under_every_preset(preset
             mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
             theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
             assert mine == theirs, f"seed {seed} {objective}: {deal}"
+
+
+@pytest.mark.parametrize("seed", [2, 6, 15, 25, 33, 41])
+def test_locked_sets_grown_by_coloured_jokers_are_legal_and_optimal(seed: int) -> None:
+    """A sample of ``benchmarks/solver_exactness.py``'s "jokers: pagat_sabra, expert, coloured
+    growth" class (Pagat's Sabra in Expert's box): 15, 25 and 33 played less while a locked
+    set's growths counted plain rack jokers only, 41 counted an old set whole that was not
+    (``fates.restore``), 2 and 6 grow a locked set by a coloured joker."""
+    rules = get_rules("pagat_sabra", edition="expert")
+    deal = locked_growth_deal(seed)
+    for objective in ("tiles", "value"):
+        hint = solve(deal.table, deal.rack, opened=True, edition=deal.edition, rules=rules, objective=objective)
+        if not hint.is_draw:
+            verdict = judge_turn(deal.table, hint.table, opened=True, rack=deal.rack, rules=rules,
+                                 edition=deal.edition)
+            assert verdict.legal, (objective, [v.message for v in verdict.violations])
+        ref = reference_best(deal.table, deal.rack, True, deal.edition, rules, value_first=objective == "value")
+        mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
+        theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
+        assert mine == theirs, f"{objective}: {deal}"
 
 
 @pytest.mark.parametrize("edition,jokers", [("standard", 0), ("standard", 2), ("xp", 4), ("start_right", 1)])

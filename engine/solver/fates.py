@@ -591,7 +591,7 @@ def restore(
             table[a] = list(pos.sets[k].tiles)
             pending = [f for f in pending if f.joker.set_index != k]
     for f in pending:
-        _put_back(pos, table, f)
+        _put_back(pos, table, f, untouched)
     for f in combo:
         if f.whole:  # its set, out of the walk, left as it was
             table.append(list(pos.sets[f.joker.set_index].tiles))
@@ -613,12 +613,17 @@ def restore(
     )
 
 
-def _put_back(pos: Position, table: list[list[Tile]], fate: Fate) -> None:
+def _put_back(pos: Position, table: list[list[Tile]], fate: Fate, untouched: list[bool]) -> None:
     """Replace one tile the kept joker stood as by the joker: in a set where it then stands for
-    that tile in a set of its old kind (the reading the referee looks for), else anywhere."""
+    that tile in a set of its old kind (the reading the referee looks for), else anywhere; never
+    in a set the programme left whole while another copy lies elsewhere. That set is another
+    old set as it was, whose copy of the tile is its own (copies are alike to the programme):
+    the joker there would change it while the answer still counted it whole (Expert, Pagat's
+    Sabra: ``o7 o8 o9 Jo`` grown by ``o6`` beside ``o6 o7 o8 o9 o10`` said 1 set kept, not 0)."""
     tile = pos.tile(fate.keep_as)  # type: ignore[arg-type]
     joker = fate.joker
     places = [(a, i) for a, s in enumerate(table) for i, t in enumerate(s) if t == tile]
+    places.sort(key=lambda place: untouched[place[0]])  # stable: table order otherwise
     for a, i in places:
         tried = table[a][:i] + [joker.tile] + table[a][i + 1:]
         verdict = classify(tried, pos.edition)

@@ -1,7 +1,8 @@
 """Locked joker sets (Pagat's Sabra, ``locked_joker_sets``) by the dynamic programme.
 
 Under that rule a table set holding a joker may only keep its tiles or grow: at the ends of a
-run or by a group's missing colours, with tiles or rack jokers (:attr:`TableSet.extensions`,
+run or by a group's missing colours, with tiles or rack jokers, in Expert's box coloured ones of
+a colour the set may take (:attr:`TableSet.extensions` and :attr:`TableSet.extension_jokers`,
 the same growths the integer program of :mod:`engine.solver.turn` chooses from, and what
 :mod:`engine.joker_fate` accepts). Its jokers never leave it, so once each locked set's growth
 is chosen the rest of the turn is a plain position without a locked set and without a table
@@ -28,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from rummi.engine.solver import dp, fates
-from rummi.engine.solver.position import ANY, Position, TableSet
+from rummi.engine.solver.position import Position, TableSet
 from rummi.engine.solver.turn import Objective, TurnAnswer, extended, less, part_score, played_value, score
 from rummi.engine.tiles import Tile
 
@@ -164,7 +165,8 @@ def _likeliest_first(pos: Position, locked: list[int], upper: TurnAnswer | None)
             beside = Counter(_indices(pos, host)) - own
         def promise(e: int, s: TableSet = s, beside: Counter[int] = beside) -> tuple[int, int, int]:
             grown = Counter(dict(s.extensions[e]))
-            return -sum((grown & beside).values()), sum((grown - beside).values()) + s.extension_jokers[e], e
+            jokers = sum(n for _, n in s.extension_jokers[e])
+            return -sum((grown & beside).values()), sum((grown - beside).values()) + jokers, e
         ranked.append(sorted(range(len(s.extensions)), key=promise))
     return itertools.product(*ranked)  # lazily: eight locked sets have millions, MAX_WALKS are walked
 
@@ -191,13 +193,13 @@ def _fixed_part(
     taken out), the rack tiles the growths play, and how many locked sets are left as they
     were; ``None`` when the growths need more copies than there are."""
     on_table: Counter[int] = Counter()  # copies the locked sets and their growths place
-    jokers = 0
+    jokers: Counter[int] = Counter()  # rack jokers the growths take, by kind
     for k, e in zip(locked, choice):
         s = pos.sets[k]
         on_table.update(dict(s.counts))
         on_table.update(dict(s.extensions[e]))
-        jokers += s.extension_jokers[e]
-    if jokers > pos.rack_jokers.get(ANY, 0):
+        jokers.update(dict(s.extension_jokers[e]))
+    if jokers - pos.rack_jokers:
         return None
     table_count, rack_count = list(pos.table_count), list(pos.rack_count)
     played: list[Tile] = []
@@ -208,11 +210,10 @@ def _fixed_part(
         table_count[i] = max(0, table_count[i] - n)
         rack_count[i] -= from_rack
         played += [pos.tile(i)] * from_rack
-    if jokers:  # plain rack jokers only (checked above); Expert's coloured ones never grow a locked set here
-        played += [pos.joker_tile[ANY]] * jokers
+    played += pos.joker_tiles(tuple(sorted(jokers.items())))
     rest = copy.copy(pos)
     rest.sets = [s for s in pos.sets if not s.locked]
     rest.table_count, rest.rack_count = table_count, rack_count
     if jokers:
-        rest.rack_jokers = +Counter({**pos.rack_jokers, ANY: pos.rack_jokers[ANY] - jokers})
+        rest.rack_jokers = pos.rack_jokers - jokers
     return rest, played, sum(_kept_each(pos, locked, choice))

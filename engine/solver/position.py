@@ -25,6 +25,9 @@ from rummi.engine.tiles import JokerKind, Tile
 
 ANY = -1  # kind key of plain-like jokers; coloured (Expert) jokers use their colour index
 
+#: rack jokers a locked set's growth takes: (kind key, count) pairs, sorted, each count above 0
+JokerUse = tuple[tuple[int, int], ...]
+
 
 @dataclass(frozen=True)
 class RuleView:
@@ -95,8 +98,9 @@ class TableSet:
     locked: bool
     #: for a locked set: the ways it may grow, each a tuple of (tile index, count) to add
     extensions: tuple[tuple[tuple[int, int], ...], ...] = ((),)
-    #: per extension, the rack jokers it takes (pagat_sabra: a locked set may grow with one)
-    extension_jokers: tuple[int, ...] = (0,)
+    #: per extension, the rack jokers it takes by kind (pagat_sabra: a locked set may grow with
+    #: one; in Expert's box a coloured one of a colour the set may take)
+    extension_jokers: tuple[JokerUse, ...] = ((),)
     #: False: it cannot be left whole this turn (engine.solver.fates: a joker of it was freed)
     keepable: bool = True
 
@@ -196,6 +200,11 @@ class Position:
     def key_fits_colour(self, key: int, colour_index: int) -> bool:
         return key == ANY or key == colour_index
 
+    def joker_tiles(self, use: JokerUse) -> list[Tile]:
+        """The rack jokers a growth takes (:attr:`TableSet.extension_jokers`), as tiles: what
+        both the integer program and :mod:`engine.solver.locked` lay and count as played."""
+        return [self.joker_tile[key] for key, n in use for _ in range(n)]
+
     @property
     def joker_keys(self) -> list[int]:
         keys = set(self.rack_jokers) | {j.key for j in self.table_jokers}
@@ -239,24 +248,44 @@ class Position:
             )
         return TableSet(tiles, count_items, keys, locked=False)  # type: ignore[arg-type]
 
-    def _extensions(self, verdict: Any) -> list[tuple[tuple[tuple[int, int], ...], int]]:
-        """Every way a locked set may grow: (numbered tiles to add, rack jokers to add).
+    def _extensions(self, verdict: Any) -> list[tuple[tuple[tuple[int, int], ...], JokerUse]]:
+        """Every way a locked set may grow: (numbered tiles to add, rack jokers to add by kind).
 
         engine.joker_fate: a locked set is kept when all its tiles lie together in one valid set
         in which its jokers still stand for what they stood for: it grows at the ends of a run
-        or by the missing colours of a group, with tiles or plain rack jokers (pagat_sabra).
-        Only tiles the table and rack hold are listed.
+        or by the missing colours of a group, with tiles or rack jokers (pagat_sabra). Each new
+        place may take its tile, a plain rack joker, or (Expert's box) a rack joker of the
+        place's colour, as engine.melds reads a coloured joker: it stands only for a tile of its
+        own colour (in a group, the missing tile of that colour). Only tiles the table and rack
+        hold, and jokers the rack holds, are listed. The integer program and
+        :mod:`engine.solver.locked` both choose from this one list.
         """
-        spare_jokers = self.rack_jokers.get(ANY, 0)
         have = [self.table_count[i] + self.rack_count[i] for i in range(self.size)]
-        found: set[tuple[tuple[tuple[int, int], ...], int]] = {((), 0)}
+        found: set[tuple[tuple[tuple[int, int], ...], JokerUse]] = {((), ())}
+        rack_jokers = self.rack_jokers
+        # per colour, the rack joker kinds that may stand for a tile of it
+        kinds_of = {c: [k for k in (ANY, key) if rack_jokers.get(k)] for key, c in enumerate(self.colours)}
 
         def add(new_places: list[Tile]) -> None:
-            for x in range(0, min(spare_jokers, len(new_places)) + 1):
+            kinds = [kinds_of[t.colour] for t in new_places]  # type: ignore[index]
+            keys_here = set().union(*kinds)
+            usable = sum(rack_jokers[k] for k in keys_here)
+            for x in range(0, min(usable, len(new_places)) + 1):
                 for spots in itertools.combinations(range(len(new_places)), x):
                     extra = [t for k, t in enumerate(new_places) if k not in spots]
-                    if all(have[self.index(t)] > 0 for t in extra) and (extra or x):
-                        found.add((tuple(sorted((self.index(t), 1) for t in extra)), x))
+                    if not all(have[self.index(t)] > 0 for t in extra) or not (extra or x):
+                        continue
+                    tiles = tuple(sorted((self.index(t), 1) for t in extra))
+                    if not x:
+                        found.add((tiles, ()))
+                    elif len(keys_here) == 1:  # one kind (always so with plain jokers): x of it
+                        if all(kinds[k] for k in spots):
+                            found.add((tiles, ((next(iter(keys_here)), x),)))
+                    else:
+                        for keys in itertools.product(*(kinds[k] for k in spots)):
+                            use = Counter(keys)
+                            if all(n <= rack_jokers[k] for k, n in use.items()):
+                                found.add((tiles, tuple(sorted(use.items()))))
 
         for reading in verdict.readings:
             members = reading.stands_for
@@ -275,7 +304,7 @@ class Position:
                     numbers = list(range(a, low)) + list(range(high + 1, b + 1))
                     if numbers:
                         add([Tile(number=n, colour=colour) for n in numbers])
-        return sorted(found, key=lambda e: (len(e[0]) + e[1], e))
+        return sorted(found, key=lambda e: (len(e[0]) + sum(n for _, n in e[1]), e))
 
 
 def _check_tiles(table: list[tuple[Tile, ...]], rack: tuple[Tile, ...], edition: Edition) -> None:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from rummi.engine.melds import classify
 from rummi.engine.solver.ilp import Expr, Model, add_into
 from rummi.engine.solver.layer import Layer
-from rummi.engine.solver.position import ANY, Position, TableJoker, TableSet
+from rummi.engine.solver.position import JokerUse, Position, TableJoker, TableSet
 from rummi.engine.tiles import Tile
 
 
@@ -234,12 +234,10 @@ def _between(
             break
 
 
-def extended(pos: Position, s: TableSet, option: tuple[tuple[int, int], ...], jokers: int) -> list[Tile]:
+def extended(pos: Position, s: TableSet, option: tuple[tuple[int, int], ...], jokers: JokerUse) -> list[Tile]:
     """Locked set ``s`` grown by one of its ways (``option``: (tile index, count) to add, and
-    ``jokers`` plain rack jokers), laid out as :func:`grown_set` lays it."""
-    extra = [pos.tile(i) for i, n in option for _ in range(n)]
-    if jokers:
-        extra += [pos.joker_tile[ANY]] * jokers
+    ``jokers``: rack jokers by kind), laid out as :func:`grown_set` lays it."""
+    extra = [pos.tile(i) for i, n in option for _ in range(n)] + pos.joker_tiles(jokers)
     return grown_set(list(s.tiles), extra, pos.edition) if extra else list(s.tiles)
 
 
@@ -252,13 +250,17 @@ def grown_set(tiles: list[Tile], extra: list[Tile], edition: object) -> list[Til
         return grown
     reading = verdict.readings[0]
     numbered = [t for t in grown if not t.is_joker]
+    # the joker standing for each tile (in Expert's box a group's coloured joker has one place)
+    standing = dict(zip(reading.jokers, jokers))
     out: list[Tile] = []
     for stands in reading.stands_for:
-        if stands in numbered:
+        if stands in standing:
+            joker = standing.pop(stands)
+            jokers.remove(joker)
+            out.append(joker)
+        elif stands in numbered:
             numbered.remove(stands)
             out.append(stands)
-        elif jokers:
-            out.append(jokers.pop())
     return out + numbered + jokers
 
 
@@ -305,8 +307,8 @@ def _table(
             for option, jokers, var in zip(s.extensions, s.extension_jokers, options):
                 for i, n in s.counts + option:
                     placed[i][var] = placed[i].get(var, 0.0) + n
-                if jokers:  # rack jokers it grows by
-                    joker_balance[ANY][var] = joker_balance[ANY].get(var, 0.0) + jokers
+                for key, n in jokers:  # rack jokers it grows by, of each kind
+                    joker_balance[key][var] = joker_balance[key].get(var, 0.0) + n
             locked_vars[k] = options
         elif not s.keepable:
             continue  # loose tiles (engine.solver.specials took the rest): placed, never kept
