@@ -8,7 +8,7 @@ import pytest
 from rummi.engine.errors import RummiError
 from rummi.engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
 from rummi.engine.rules import get_rules
-from rummi.engine.solver import Hint, Objective, can_open, solve
+from rummi.engine.solver import Hint, Objective, can_open, solve, specials
 
 
 def hint(table: str, rack: str, opened: bool = True, **kw) -> Hint:
@@ -258,11 +258,16 @@ def test_a_twist_draw_counts_sets_with_special_jokers_in_its_reason():
     assert h.is_draw and "worth 10" in h.reason  # k1 Jd k4 = 1 + 2 + 3 + 4
 
 
-def test_a_special_joker_play_that_frees_a_table_joker_is_not_shown():
-    # growing k12 o12 Js into a mirror set would free Js with no rack tile (Pressman): no play
+def test_a_special_joker_play_that_frees_a_table_joker_is_not_shown(monkeypatch):
+    # growing k12 o12 Js into a mirror set would free Js with no rack tile (Pressman): no play.
+    # Js is the only plain joker in play, so the search's joker-rule check knows any special set
+    # holding one holds it, and makes none that frees it: the draw is proven (2026-12-05;
+    # before, the referee rejected such a play and the draw was not proven)
     h = hint("k12 o12 Js | k4 o4 r4", "o13 k4 o12 o4 r13 Jm", edition="twist")
-    # the referee rejected the special sets' best play, and a worse rest of them is not looked
-    # for, so the draw is not proven and must say so rather than "nothing fits"
+    assert h.is_draw and h.proven and "not proven" not in h.reason
+    # a search cut short (here: a budget of no special set) says so rather than "nothing fits"
+    monkeypatch.setattr(specials, "MAX_CANDIDATES", 0)
+    h = hint("k12 o12 Js | k4 o4 r4", "o13 k4 o12 o4 r13 Jm", edition="twist")
     assert h.is_draw and not h.proven and "not proven" in h.reason and "(not proven optimal)" in str(h)
 
 

@@ -11,10 +11,13 @@ are chosen by a search around the models, and the models lay out the rest of the
    mirror sets (two copies of a half that is a piece of a run or of a group). Each shape is
    checked by :func:`engine.melds.classify`, the one reading of Twist sets (rules.md 2.4), and
    by the preset's joker rules (:func:`_joker_rule`, engine.joker_fate's definition): a table
-   special joker alone of its kind that leaves the place it stood for is freed, and where the
-   preset asks a freed joker for a new set of rack tiles (and a replacement from the rack), a
-   shape that cannot be one is not made; the run walk stops where that joker would stand
-   elsewhere in a run of table tiles. Before the opening only rack tiles are used.
+   special joker alone of its kind (or the only plain joker in play) that leaves the place it
+   stood for is freed, and where the preset asks a freed joker for a new set of rack tiles (and
+   a replacement from the rack), a shape that cannot be one is not made; the run walk stops
+   where that joker would stand elsewhere in a run of table tiles. A table special joker with
+   alike ones is taken only by a set where it alone could stand (:func:`_alike_rules`: alike
+   jokers are interchangeable, so the others take the other places). Before the opening only
+   rack tiles are used.
 2. **Where its tiles come from** (:func:`_sourcings`): the rack, a table set holding jokers
    (any tile of a set holding special jokers, a plain joker of any set, or a tile of a set with
    plain jokers whose rest is still a set: its jokers then keep only the places they had
@@ -117,6 +120,9 @@ class SpecialSet:
     #: numbered tiles come from: what :func:`_variants` takes its other sourcings from
     shape: tuple[Tile, ...] = ()
     rule: str = "anywhere"
+    #: for each table special joker with an alike one that the set may take, where its numbered
+    #: tiles may then come from (:func:`_alike_rules`): what :func:`_variants` reads too
+    alike: tuple[tuple[int, Tile, str | None], ...] = ()
 
 
 def applies(pos: Position) -> bool:
@@ -399,31 +405,46 @@ ANYWHERE, RACK_ONLY = "anywhere", "rack only"
 
 @dataclass(frozen=True)
 class _TableSpecial:
-    """A special joker on the table, the only one of its kind in the position (so the referee
-    can tell it apart), with its old set and every tile it stood for there, by kind of set."""
+    """A joker on the table whose moves the joker rules judge, with its old set (``index``,
+    and its tiles as a key) and every tile it stood for there, by kind of set: a special joker
+    the only one of its kind in the position (so the referee can tell it apart), the only
+    plain joker in the position, or a special joker with alike ones (:func:`_alike_rules`)."""
 
     joker: Tile
     old: tuple[Tile, ...]  # as a key (:func:`_key`)
     meanings: dict[SetKind, frozenset[Tile]]
     needs_all: bool
+    index: int = -1
 
 
-def _table_specials(pos: Position) -> list[_TableSpecial]:
-    """The table's special jokers that engine.joker_fate judges one by one: each alone of its
-    kind on the table and rack (two alike could swap roles in the kindest reading), in a set
-    that was valid (an invalid old set's jokers are asked nothing)."""
-    counts = Counter(t for s in pos.table_sets_in for t in s if _is_special(t))
-    counts += Counter(t for t in pos.rack_in if _is_special(t))
+def _table_specials(pos: Position, alike: bool = False) -> list[_TableSpecial]:
+    """The table's jokers that engine.joker_fate judges one by one, in a set that was valid (an
+    invalid old set's jokers are asked nothing): each special joker alone of its kind on the
+    table and rack (two alike could swap roles in the kindest reading), and a plain joker where
+    it is the only one on the table and rack (a special set holding a plain joker then holds
+    that one; the rest of the turn holds none). ``alike``: instead, the special jokers with an
+    alike one elsewhere on the table or rack, each alone of its kind in its own set
+    (:func:`_alike_rules`)."""
+    counts = Counter(t for s in pos.table_sets_in for t in s if t.is_joker)
+    counts += Counter(t for t in pos.rack_in if t.is_joker)
+    # a plain joker alone in the position: a special set that holds a plain joker holds it
+    plain = sum(n for t, n in counts.items() if not _is_special(t)) == 1 and not alike
     out = []
-    for s in pos.table_sets_in:
+    for k, s in enumerate(pos.table_sets_in):
         verdict = _verdict(_key(s), pos.edition)
         if not verdict.valid:
             continue
         jokers = [t for t in verdict.tiles if t.is_joker]
+        strict = pos.rules.strict_joker_group and is_strict_group(verdict)
         for i, t in enumerate(jokers):
-            if _is_special(t) and counts[t] == 1:
-                strict = pos.rules.strict_joker_group and is_strict_group(verdict)
-                out.append(_TableSpecial(t, _key(s), meanings_by_kind(verdict, i), strict))
+            if not _is_special(t):
+                judged = plain
+            elif alike:
+                judged = counts[t] > 1 and jokers.count(t) == 1
+            else:
+                judged = counts[t] == 1
+            if judged:
+                out.append(_TableSpecial(t, _key(s), meanings_by_kind(verdict, i), strict, k))
     return out
 
 
@@ -433,7 +454,7 @@ def _joker_rule(
     """Where a valid special set may take its numbered tiles from under the preset's joker rules
     (engine.joker_fate, the referee's definition), or ``None`` where no play holding it is legal.
 
-    A table special joker in the set is *kept* when in some reading it stands for a tile it
+    A table joker of ``specials_on_table`` in the set is *kept* when in some reading it stands for a tile it
     stood for before in a set of the same kind (or its old set is the set, whole): no rule is
     asked. Otherwise it is *freed*: where the preset asks for a landing set, this set is it
     (the joker is alone of its kind), so its numbered tiles are played from the rack, at least
@@ -465,6 +486,27 @@ def _joker_rule(
             if not any(left[m] for ms in special.meanings.values() for m in ms):
                 return None
     return rule
+
+
+def _alike_rules(
+    tiles: tuple[Tile, ...], verdict, alike: list[_TableSpecial], pos: Position  # type: ignore[no-untyped-def]
+) -> tuple[tuple[int, Tile, str | None], ...]:
+    """Per table special joker with an alike one (:func:`_table_specials` with ``alike``) of a
+    kind the set holds: (its old set, the joker, where the set may take its numbered tiles from
+    when it takes that very joker, as :func:`_joker_rule` says of a joker alone of its kind;
+    ``None``: never). Alike jokers are interchangeable in the referee's kindest reading (engine.joker_fate
+    matches a table joker to any joker of its kind that stands where it stood, and lands a freed
+    one in any set holding one of its kind), so which one a set takes is the search's to choose:
+    where a table joker is kept, some set holds one of its kind at its place, and where it is
+    freed, some landing set holds one; that set takes it, the others take the alike ones. So a
+    set takes a table joker only where that joker alone could stand (kept, or landing on rack
+    tiles), and the others' from the rack or their own sets: the same tables, each made once
+    with that joker where it may be, instead of every joker anywhere (issue 19, 2026-12-05)."""
+    return tuple(
+        (special.index, special.joker, _joker_rule(tiles, verdict, [special], pos))
+        for special in alike
+        if special.joker in tiles
+    )
 
 
 def _verdict(tiles: tuple[Tile, ...], edition: Edition):  # type: ignore[no-untyped-def]
@@ -553,6 +595,7 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
     found: dict[tuple, SpecialSet] = {}
     shapes = list(_shapes(pool, pos.edition))
     on_table = _table_specials(pos) if opened else []
+    alike = _table_specials(pos, alike=True) if opened else []
     have = {t: pool.count(t) for t in pool.sources}
     plain = [t for _, t, n in pool.plain for _ in range(n)]
     for shape in shapes:
@@ -566,7 +609,7 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
         rule = _joker_rule(tiles, verdict, on_table, pos)
         if rule is None:
             continue  # no play holding it is legal (plain jokers are alike: any sourcing)
-        _add_sets(shape, pool, rule, pos, found)
+        _add_sets(shape, pool, rule, pos, found, _alike_rules(tiles, verdict, alike, pos) if alike else ())
 
     def order(c: SpecialSet) -> tuple:
         return -len(c.rack), -sum(t.face_value for t in c.rack), len(c.taken)  # the most rack tiles first
@@ -574,15 +617,40 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
     return sorted(found.values(), key=order)
 
 
-def _add_sets(shape: tuple[Tile, ...], pool: _Pool, rule: str, pos: Position, found: dict[tuple, SpecialSet]) -> None:
-    """The special sets of one shape, one per sourcing, into ``found`` (keyed by sourcing)."""
-    for rack, taken, tiles in _sourcings(shape, pool, rule is RACK_ONLY):
-        if not rack and not any(_is_special(t) for _, t in taken):
-            continue  # nothing played and no table special joker moved: no use
-        key = (_key(rack), _taken_key(taken))
-        if key not in found:
-            tiles_key = _key(tiles)
-            found[key] = SpecialSet(tiles_key, tuple(rack), key[1], _opening_value(tiles_key, pos.edition.name), shape, rule)
+def _add_sets(
+    shape: tuple[Tile, ...], pool: _Pool, rule: str, pos: Position, found: dict[tuple, SpecialSet],
+    alike: tuple[tuple[int, Tile, str | None], ...] = (),
+) -> None:
+    """The special sets of one shape, one per sourcing, into ``found`` (keyed by sourcing).
+    ``alike`` (:func:`_alike_rules`): a sourcing that takes such a table joker is made only where
+    that joker may go (numbered tiles from the rack alone where it lands here)."""
+    limits = {(k, j): r for k, j, r in alike if r is not ANYWHERE}
+    # a table joker that lands here takes its set's numbered tiles from the rack: those
+    # sourcings too, where the shape's own rule does not ask for them already
+    modes = [rule is RACK_ONLY]
+    if RACK_ONLY in limits.values() and rule is not RACK_ONLY:
+        modes.append(True)
+    for rack_only in modes:
+        for rack, taken, tiles in _sourcings(shape, pool, rack_only):
+            if not rack and not any(_is_special(t) for _, t in taken):
+                continue  # nothing played and no table special joker moved: no use
+            if limits and not _may_take(taken, limits):
+                continue  # it takes a table joker with an alike one where that one may not go
+            key = (_key(rack), _taken_key(taken))
+            if key not in found:
+                tiles_key = _key(tiles)
+                value = _opening_value(tiles_key, pos.edition.name)
+                found[key] = SpecialSet(tiles_key, tuple(rack), key[1], value, shape, rule, alike)
+
+
+def _may_take(taken: list[tuple[int, Tile]], limits: dict[tuple[int, Tile], str | None]) -> bool:
+    """Whether a sourcing (its table tiles ``taken``) may take the table special jokers it
+    takes of those with an alike one: ``limits``, per (old set, joker), ``None`` (never) or
+    :data:`RACK_ONLY` (then every numbered tile comes from the rack)."""
+    for x in taken:
+        if x in limits and (limits[x] is None or any(not t.is_joker for _, t in taken)):
+            return False
+    return True
 
 
 def _variants(pos: Position, combo: tuple[SpecialSet, ...], pool: _Pool) -> list[tuple[SpecialSet, ...]]:
@@ -592,7 +660,7 @@ def _variants(pos: Position, combo: tuple[SpecialSet, ...], pool: _Pool) -> list
     per_set = []
     for c in combo:
         found: dict[tuple, SpecialSet] = {}
-        _add_sets(c.shape, pool, c.rule, pos, found)
+        _add_sets(c.shape, pool, c.rule, pos, found, c.alike)
         per_set.append(list(found.values()))
     out = []
     rack_have = Counter(pos.rack_in)
