@@ -481,3 +481,53 @@ def test_a_twist_family_bound_counts_no_old_set_its_rest_cannot_keep():
         assert most is not None and most[2] <= kept
     h = solve(position.table, position.rack, opened=True, edition=rules.box, rules=rules)
     assert h.proven and (h.tiles_played, h.value_played, sum(h.untouched)) == (12, 93, 4)  # as on the code before
+
+
+# --- issue 19, 2026-12-05: alike special jokers (a table and a rack Jc, two Jd), and the only
+# plain joker in play, are judged by the joker rules while the special sets are made ---
+
+#: big-table Twist cross-check seed 75 (benchmarks/solver_exactness.py): a table and a rack Jc
+BIG_75_TABLE = (
+    "Js o1 b1 r1 | Jc b5 b6 | k13 r13 b13 | k6 k7 k8 k9 k10 | b7 b8 b9 b10 | k3 b3 o3 r3 | r8 r9 r10 r11"
+)
+
+
+def test_a_table_special_joker_with_an_alike_one_goes_only_where_it_alone_could():
+    # the table Jc stood for b4 or b7; the rack's Jc may go anywhere. Alike jokers swap roles in
+    # the referee's kindest reading, so a set takes the table one only where it is kept (one of
+    # its kind stands at b4 or b7) or lands (its numbered tiles from the rack): the others take
+    # the rack's. And Js, the only plain joker in play, is never freed (pressman asks a rack k1)
+    from rummi.engine.solver.position import Position, RuleView
+
+    rules = get_rules("pressman_us_2009", edition="twist")
+    pos = Position(parse_sets(BIG_75_TABLE, "twist"), parse_tiles("o1 r9 k6 Jc", "twist"), "twist", RuleView.of(rules))
+    found = specials.candidates(pos, True)
+    assert 0 < len(found) < 400  # 3,400 when every joker went anywhere
+    for c in found:
+        verdict = specials._verdict(c.tiles, pos.edition)
+        stands = {
+            (j, str(m)) for r in verdict.readings for m, j in zip(r.jokers, [t for t in c.tiles if t.is_joker])
+        }
+        if any(k == 1 and t.is_joker for k, t in c.taken):
+            landing = all(k == specials.RACK for k, t in c.taken if not t.is_joker)
+            assert landing or {str(j) for j, m in stands if m in ("b4", "b7")} & {"Jc"}, c
+        if any(k == 0 and t.is_joker for k, t in c.taken):
+            assert ("Js", "k1") in {(str(j), m) for j, m in stands}, c  # kept: Js at k1 in a group
+
+
+@pytest.mark.parametrize(
+    "table, rack, best",
+    [
+        # big-table seed 82: two table Jc (4,000 combinations, the budget, not proven before)
+        ("o3 o4 o5 o6 Jc | Jc b6 b7 b8 | b6 b7 b8 b9 | b1 b2 b3 | r9 r10 r11 r12 | r9 b9 o9 | k13 b13 r13",
+         "o3 b10 k4 o1", (1, 10, 6)),
+        # big-table seed 182: a table and a rack Jd, and Js: 3 tiles, not proven, before
+        ("Js k8 k9 k10 | r1 Jd b1 | k11 b11 r11 | r7 r8 r9 r10 r11 | o4 r4 k4 | o4 r4 b4 | k11 k12 k13 | "
+         "k7 b7 r7 o7", "b1 r8 b8 k10 Jd", (4, 56, 7)),
+    ],
+)
+def test_alike_special_jokers_on_a_big_table_are_proven(table: str, rack: str, best: tuple[int, int, int]):
+    rules = get_rules("pressman_us_2009", edition="twist")
+    h = hint(table, rack, edition="twist", rules=rules)
+    assert h.proven and (h.tiles_played, h.value_played, sum(h.untouched)) == best
+    assert judged(table, h, "pressman_us_2009", edition="twist").legal

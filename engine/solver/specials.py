@@ -73,10 +73,11 @@ RestSolver = Callable[[Position, bool, "tuple[int, int, int] | None"], "TurnAnsw
 #: special sets kept at most (the most rack tiles first); beyond it the hint is not proven
 MAX_CANDIDATES = 2500
 #: combinations of special sets kept at most; beyond it the hint is not proven. Reached only
-#: where two or more special jokers could each go to many sets (big tables): there making
-#: 20,000 of them took the whole clock, and 4,000 leave it to solving rests (big-table
-#: cross-check seeds 12 and 24: 5 and 7 tiles instead of 2 and 3, both marked not proven)
-MAX_COMBINATIONS = 4000
+#: where two or more special jokers could each go to many sets (big tables). Once 4,000 (making
+#: 20,000 took the whole clock); since alike jokers are told apart (:func:`_alike_rules`) and
+#: the walk counts in place, the big-table cross-check's seeds 0-699 make 23,913 at most, in
+#: about 0.2 s (seed 373 made 23,026: 2 tiles, proven, where the 4,000 left 1, not proven)
+MAX_COMBINATIONS = 40000
 #: rests solved at most per hint (about a millisecond each); beyond it the hint is not proven
 MAX_RESTS = 4000
 #: seconds one hint's search may take at most (a player waits for it at the table); past it
@@ -771,33 +772,61 @@ def _combinations(
                     clash |= who
         fits[i] = everyone & ~clash
 
-    def extend(start: int, chosen: list[SpecialSet], rack: Counter, taken: Counter, allowed: int) -> None:
-        nonlocal cut
+    # counted in place as the walk goes (a Counter made per step was most of the walk): each
+    # source's tiles used, and per table set holding special jokers, the chosen sets taking
+    # from it and the special jokers they take (``open_sets``: those broken with a special
+    # joker left behind, which :func:`complete` rejects)
+    specials_from = [
+        Counter(k for k, t in c.taken if holds_special.get(k, False) and _is_special(t)) for c in found
+    ]
+    touches = [{k for k, _ in c.taken if holds_special.get(k, False)} for c in found]
+    want = {k: sum(specials_of[k].values()) for k, h in holds_special.items() if h}
+    used: dict[tuple, int] = {}
+    takers: dict[int, int] = dict.fromkeys(want, 0)
+    moved: dict[int, int] = dict.fromkeys(want, 0)
+    open_sets = 0
+
+    def is_open(k: int) -> bool:
+        return takers[k] > 0 and moved[k] != want[k]
+
+    def extend(start: int, chosen: list[SpecialSet], allowed: int) -> None:
+        nonlocal cut, open_sets
         _check(deadline)
-        if chosen and complete(taken.elements()):
+        if chosen and not open_sets:
             if len(out) >= MAX_COMBINATIONS:
                 cut = True
                 return
             out.append(tuple(chosen))
         if len(chosen) >= most:
             return
-        for i in range(start, len(found)):
-            if not allowed >> i & 1:
+        bits = allowed >> start << start
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            i = low.bit_length() - 1
+            if any(used.get(r, 0) + n > have.get(r, 0) for r, n in uses[i].items()):
                 continue
-            r2 = rack + racks[i]
-            if r2 - rack_have:
-                continue
-            t2 = taken + takes[i]
-            c = found[i]
-            if any(n > set_have[k][t] for (k, t), n in t2.items()):
-                continue
-            chosen.append(c)
-            extend(i + 1, chosen, r2, t2, allowed & fits[i])
+            for r, n in uses[i].items():
+                used[r] = used.get(r, 0) + n
+            for k in touches[i]:
+                open_sets -= is_open(k)
+                takers[k] += 1
+                moved[k] += specials_from[i][k]
+                open_sets += is_open(k)
+            chosen.append(found[i])
+            extend(i + 1, chosen, allowed & fits[i])
             chosen.pop()
+            for k in touches[i]:
+                open_sets -= is_open(k)
+                takers[k] -= 1
+                moved[k] -= specials_from[i][k]
+                open_sets += is_open(k)
+            for r, n in uses[i].items():
+                used[r] -= n
             if cut:
                 return
 
-    extend(0, [], Counter(), Counter(), (1 << len(found)) - 1)
+    extend(0, [], (1 << len(found)) - 1)
     return out, cut
 
 
