@@ -1003,11 +1003,13 @@ def _bounder(
     wholes = {} if wholes is None else wholes
     everything = Counter(t for s in pos.table_sets_in for t in s if not _is_special(t))
     everything += Counter(t for t in pos.rack_in if not _is_special(t))
-    reach = _plain_reach(everything, pos.edition)
+    holds = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
+    fixed = _fixed_jokers(pos, holds)
+    all_fixed = [m for jokers in fixed.values() for _, meanings in jokers for m in meanings]
+    reach = _plain_reach(everything, pos.edition, all_fixed, sum(len(j) for j in fixed.values()))
     playable = {t for t in everything if reach(t)}
     # what every rest has at most: the rack's plain tiles and those of the sets without
     # special jokers (a set holding one gives the rest its tiles only when it is broken)
-    holds = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
     base = Counter(t for k, s in enumerate(pos.table_sets_in) if not holds[k] for t in s)
     base += Counter(t for t in pos.rack_in if not _is_special(t))
     rack = Counter(pos.rack_in)
@@ -1075,7 +1077,14 @@ def _bounder(
         for _, t in key[1]:
             if not _is_special(t):
                 pool[t] -= 1
-        reach = _plain_reach(pool, pos.edition)
+        stays: list[Tile] = []  # what the fixed jokers the special sets leave may stand for
+        count = 0
+        for k, jokers in fixed.items():
+            gone = sum(1 for j, t in key[1] if j == k and t.is_joker)
+            if gone < len(jokers):
+                count += len(jokers) - gone
+                stays += [m for _, meanings in jokers for m in meanings]
+        reach = _plain_reach(pool, pos.edition, stays, count)
         if any(n > left.get(t, 0) and t.joker is None and not reach(t) for t, n in pool.items()):
             return UNPLAYABLE  # a table tile that no plain set can hold: no rest lays it out
         rest = [t for t in left.elements() if t in playable and reach(t)]
@@ -1158,12 +1167,46 @@ def _family_bounds(
     return family
 
 
-def _plain_reach(pool: Counter, ed: Edition) -> Callable[[Tile], bool]:
+def _fixed_jokers(pos: Position, holds: list[bool]) -> dict[int, list[tuple[Tile, frozenset[Tile]]]]:
+    """The table's plain jokers that can never be freed this turn, per old set (one without
+    special jokers, valid), each with every tile it stood for there: the preset asks a freed
+    joker for a rack tile it stood for (both colours of a strict 3-tile group), not one from
+    the table, and the rack holds none (not both). Such a joker is kept (engine.joker_fate):
+    some joker of the new table stands for one of those tiles in a set of the same kind, so
+    for what plain sets can hold, it is one of those tiles, not a joker free to fill any gap
+    (alike jokers may swap places, but then the other one stands there: as many are fixed)."""
+    rules = pos.rules
+    if rules.replacement_from_table:
+        return {}
+    rack = Counter(pos.rack_in)
+    out: dict[int, list[tuple[Tile, frozenset[Tile]]]] = {}
+    for k, s in enumerate(pos.table_sets_in):
+        if holds[k] or not any(t.is_joker for t in s):
+            continue
+        verdict = _verdict(_key(s), pos.edition)
+        if not verdict.valid:
+            continue
+        strict = rules.strict_joker_group and is_strict_group(verdict)
+        if rules.free_by_rearranging and not strict:
+            continue
+        jokers = [t for t in verdict.tiles if t.is_joker]
+        for i, joker in enumerate(jokers):
+            meanings = frozenset(m for ms in meanings_by_kind(verdict, i).values() for m in ms)
+            if (all(rack[m] for m in meanings) if strict else any(rack[m] for m in meanings)) or not meanings:
+                continue
+            out.setdefault(k, []).append((joker, meanings))
+    return out
+
+
+def _plain_reach(
+    pool: Counter, ed: Edition, fixed: Iterable[Tile] = (), fixed_jokers: int = 0
+) -> Callable[[Tile], bool]:
     """Whether a plain set of ``pool`` could hold a tile of it: a necessary test (a group of
     three colours of its number, or a run of three around it, the pool's plain jokers filling
     the gaps). The pool is read once, so that asking it for every rack tile of every rest
-    costs a look-up per tile, not a pass over the pool."""
-    jokers = 0
+    costs a look-up per tile, not a pass over the pool. ``fixed_jokers`` of the pool's jokers
+    stand only for tiles among ``fixed`` (:func:`_fixed_jokers`): those tiles, not gaps."""
+    jokers = -fixed_jokers
     kinds: set[tuple] = set()  # (number, colour) of every numbered tile in the pool
     for t, n in pool.items():
         if n > 0:
@@ -1171,6 +1214,7 @@ def _plain_reach(pool: Counter, ed: Edition) -> Callable[[Tile], bool]:
                 kinds.add((t.number, t.colour))
             else:
                 jokers += n
+    kinds.update((t.number, t.colour) for t in fixed)
     colours: Counter = Counter(number for number, _ in kinds)
     low_end, high_end = ed.min_number, ed.max_number
 
