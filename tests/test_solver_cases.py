@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import pytest
@@ -530,4 +531,36 @@ def test_alike_special_jokers_on_a_big_table_are_proven(table: str, rack: str, b
     rules = get_rules("pressman_us_2009", edition="twist")
     h = hint(table, rack, edition="twist", rules=rules)
     assert h.proven and (h.tiles_played, h.value_played, sum(h.untouched)) == best
+    assert judged(table, h, "pressman_us_2009", edition="twist").legal
+
+
+def test_a_set_takes_two_alike_table_jokers_only_where_both_are_kept_or_both_land():
+    # big-table seed 698: r8 r9 Jc stood for r7 or r10, r3 .. r7 Jc for r2 or r8. A set holding
+    # both (r7 Jc Jc Jd b12: one Jc at r8, none at r7 or r10 in that reading) was made, and the
+    # referee rejected its play (a landing set offers no kept place): the hint was not proven
+    from rummi.engine.solver.position import Position, RuleView
+
+    table = "r8 r9 Jc | r3 r4 r5 r6 r7 Jc | k10 k11 k12 k13 | b13 k13 o13 | r3 r4 r5 r6 | b5 o5 k5 | o1 o2 o3"
+    rack = "o5 b6 r7 k5 b12 Jd"
+    rules = get_rules("pressman_us_2009", edition="twist")
+    pos = Position(parse_sets(table, "twist"), parse_tiles(rack, "twist"), "twist", RuleView.of(rules))
+    places = ({"r7", "r10"}, {"r2", "r8"})  # of the Jc of table sets 0 and 1
+    both = 0
+    for c in specials.candidates(pos, True):
+        if {(0, "Jc"), (1, "Jc")} <= {(k, str(t)) for k, t in c.taken}:
+            both += 1
+            verdict = specials._verdict(c.tiles, pos.edition)
+            kept = any(
+                any(
+                    str(j0) == str(j1) == "Jc" and str(m0) in places[0] and str(m1) in places[1]
+                    for (m0, j0), (m1, j1) in itertools.permutations(
+                        zip(r.jokers, [t for t in c.tiles if t.is_joker]), 2
+                    )
+                )
+                for r in verdict.readings
+            )
+            assert kept or all(k == specials.RACK for k, t in c.taken if not t.is_joker), c
+    assert both  # such sets are made where both are kept
+    h = hint(table, rack, edition="twist", rules=rules)
+    assert h.proven and h.tiles_played == 5
     assert judged(table, h, "pressman_us_2009", edition="twist").legal

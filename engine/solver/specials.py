@@ -123,7 +123,7 @@ class SpecialSet:
     rule: str = "anywhere"
     #: for each table special joker with an alike one that the set may take, where its numbered
     #: tiles may then come from (:func:`_alike_rules`): what :func:`_variants` reads too
-    alike: tuple[tuple[int, Tile, str | None], ...] = ()
+    alike: AlikeRules = ()
 
 
 def applies(pos: Position) -> bool:
@@ -489,25 +489,70 @@ def _joker_rule(
     return rule
 
 
+#: what :func:`_alike_rules` says of one set: per table joker, or per group of alike ones the set
+#: may take together, (old set, joker) pairs and where the set's numbered tiles may then come from
+AlikeRules = tuple[tuple[tuple[tuple[int, Tile], ...], "str | None"], ...]
+
+
 def _alike_rules(
     tiles: tuple[Tile, ...], verdict, alike: list[_TableSpecial], pos: Position  # type: ignore[no-untyped-def]
-) -> tuple[tuple[int, Tile, str | None], ...]:
+) -> AlikeRules:
     """Per table special joker with an alike one (:func:`_table_specials` with ``alike``) of a
-    kind the set holds: (its old set, the joker, where the set may take its numbered tiles from
-    when it takes that very joker, as :func:`_joker_rule` says of a joker alone of its kind;
-    ``None``: never). Alike jokers are interchangeable in the referee's kindest reading (engine.joker_fate
-    matches a table joker to any joker of its kind that stands where it stood, and lands a freed
-    one in any set holding one of its kind), so which one a set takes is the search's to choose:
-    where a table joker is kept, some set holds one of its kind at its place, and where it is
-    freed, some landing set holds one; that set takes it, the others take the alike ones. So a
-    set takes a table joker only where that joker alone could stand (kept, or landing on rack
-    tiles), and the others' from the rack or their own sets: the same tables, each made once
-    with that joker where it may be, instead of every joker anywhere (issue 19, 2026-12-05)."""
-    return tuple(
-        (special.index, special.joker, _joker_rule(tiles, verdict, [special], pos))
-        for special in alike
-        if special.joker in tiles
-    )
+    kind the set holds: ((its old set, the joker), where the set may take its numbered tiles
+    from when it takes that very joker, as :func:`_joker_rule` says of a joker alone of its kind;
+    ``None``: never). Alike jokers are interchangeable in the referee's kindest reading
+    (engine.joker_fate matches a table joker to any joker of its kind that stands where it
+    stood, and lands a freed one in any set holding one of its kind), so which one a set takes
+    is the search's to choose: where a table joker is kept, some set holds one of its kind at
+    its place, and where it is freed, some landing set holds one; that set takes it, the others
+    take the alike ones. So a set takes a table joker only where that joker alone could stand
+    (kept, or landing on rack tiles), and the others' from the rack or their own sets: the same
+    tables, each made once with that joker where it may be, instead of every joker anywhere
+    (issue 19, 2026-12-05). Where the preset asks a freed joker for a landing set, a set that
+    takes two or more alike table jokers has them all kept, each at a place of its own in one
+    reading (:func:`_joint_rule`), or lands them all (a landing set offers no kept place)."""
+    mine = [special for special in alike if special.joker in tiles]
+    out: list = [(((sp.index, sp.joker),), _joker_rule(tiles, verdict, [sp], pos)) for sp in mine]
+    if pos.rules.freed_in_new_set or pos.rules.freed_min_own_tiles > 0:
+        jokers = [t for t in verdict.tiles if t.is_joker]
+        for kind in {sp.joker for sp in mine}:
+            same = [sp for sp in mine if sp.joker == kind]
+            for size in range(2, min(len(same), jokers.count(kind)) + 1):
+                for group in itertools.combinations(same, size):
+                    takes = tuple((sp.index, sp.joker) for sp in group)
+                    out.append((takes, _joint_rule(tiles, verdict, group, pos)))
+    return tuple(out)
+
+
+def _joint_rule(
+    tiles: tuple[Tile, ...], verdict, group: tuple[_TableSpecial, ...], pos: Position  # type: ignore[no-untyped-def]
+) -> str | None:
+    """Where a set that takes every alike table joker of ``group`` may take its numbered tiles
+    from, under a preset that asks a freed joker for a landing set: anywhere where one reading
+    gives each a place it stood for (engine.joker_fate pairs each kept joker with a joker of
+    its own), else from the rack, as the landing set of them all (every one replaced from the
+    rack, where the preset asks it), else ``None``."""
+    jokers = [t for t in verdict.tiles if t.is_joker]
+    for reading in verdict.readings:
+        slots = list(zip(reading.jokers, jokers))
+        for places in itertools.permutations(range(len(slots)), len(group)):
+            if all(
+                slots[i][1] == sp.joker and slots[i][0] in sp.meanings.get(reading.kind, ())
+                for i, sp in zip(places, group)
+            ):
+                return ANYWHERE
+    rules = pos.rules
+    numbered = Counter(t for t in tiles if not t.is_joker)
+    if numbered - Counter(pos.rack_in) or sum(numbered.values()) < max(1, rules.freed_min_own_tiles):
+        return None
+    if not rules.replacement_from_table:
+        left = Counter(pos.rack_in) - numbered
+        for sp in group:
+            if (sp.needs_all or not rules.free_by_rearranging) and not any(
+                left[m] for ms in sp.meanings.values() for m in ms
+            ):
+                return None
+    return RACK_ONLY
 
 
 def _verdict(tiles: tuple[Tile, ...], edition: Edition):  # type: ignore[no-untyped-def]
@@ -620,12 +665,13 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
 
 def _add_sets(
     shape: tuple[Tile, ...], pool: _Pool, rule: str, pos: Position, found: dict[tuple, SpecialSet],
-    alike: tuple[tuple[int, Tile, str | None], ...] = (),
+    alike: AlikeRules = (),
 ) -> None:
     """The special sets of one shape, one per sourcing, into ``found`` (keyed by sourcing).
-    ``alike`` (:func:`_alike_rules`): a sourcing that takes such a table joker is made only where
-    that joker may go (numbered tiles from the rack alone where it lands here)."""
-    limits = {(k, j): r for k, j, r in alike if r is not ANYWHERE}
+    ``alike`` (:func:`_alike_rules`): a sourcing that takes such table jokers is made only where
+    they may go (numbered tiles from the rack alone where they land here)."""
+    limits = {frozenset(takes): r for takes, r in alike if r is not ANYWHERE}
+    tracked = {x for takes, _ in alike for x in takes}
     # a table joker that lands here takes its set's numbered tiles from the rack: those
     # sourcings too, where the shape's own rule does not ask for them already
     modes = [rule is RACK_ONLY]
@@ -635,8 +681,8 @@ def _add_sets(
         for rack, taken, tiles in _sourcings(shape, pool, rack_only):
             if not rack and not any(_is_special(t) for _, t in taken):
                 continue  # nothing played and no table special joker moved: no use
-            if limits and not _may_take(taken, limits):
-                continue  # it takes a table joker with an alike one where that one may not go
+            if limits and not _may_take(taken, limits, tracked):
+                continue  # it takes table jokers with alike ones where they may not go
             key = (_key(rack), _taken_key(taken))
             if key not in found:
                 tiles_key = _key(tiles)
@@ -644,12 +690,18 @@ def _add_sets(
                 found[key] = SpecialSet(tiles_key, tuple(rack), key[1], value, shape, rule, alike)
 
 
-def _may_take(taken: list[tuple[int, Tile]], limits: dict[tuple[int, Tile], str | None]) -> bool:
-    """Whether a sourcing (its table tiles ``taken``) may take the table special jokers it
-    takes of those with an alike one: ``limits``, per (old set, joker), ``None`` (never) or
-    :data:`RACK_ONLY` (then every numbered tile comes from the rack)."""
-    for x in taken:
-        if x in limits and (limits[x] is None or any(not t.is_joker for _, t in taken)):
+def _may_take(
+    taken: list[tuple[int, Tile]], limits: dict[frozenset, str | None], tracked: set[tuple[int, Tile]]
+) -> bool:
+    """Whether a sourcing (its table tiles ``taken``) may take the table special jokers with
+    alike ones that it takes (``tracked``): ``limits``, per (old set, joker) pair or group of
+    them taken, ``None`` (never) or :data:`RACK_ONLY` (then every numbered tile is the rack's)."""
+    mine = {x for x in taken if x in tracked}
+    if not mine:
+        return True
+    from_table = any(not t.is_joker for _, t in taken)
+    for takes, r in limits.items():
+        if takes <= mine and (r is None or from_table):
             return False
     return True
 
