@@ -501,14 +501,14 @@ def test_a_table_special_joker_with_an_alike_one_goes_only_where_it_alone_could(
     from rummi.engine.solver.position import Position, RuleView
 
     rules = get_rules("pressman_us_2009", edition="twist")
-    pos = Position(parse_sets(BIG_75_TABLE, "twist"), parse_tiles("o1 r9 k6 Jc", "twist"), "twist", RuleView.of(rules))
+    rack = parse_tiles("o1 r9 k6 Jc", "twist")
+    pos = Position(parse_sets(BIG_75_TABLE, "twist"), rack, "twist", RuleView.of(rules))
     found = specials.candidates(pos, True)
     assert 0 < len(found) < 400  # 3,400 when every joker went anywhere
     for c in found:
         verdict = specials._verdict(c.tiles, pos.edition)
-        stands = {
-            (j, str(m)) for r in verdict.readings for m, j in zip(r.jokers, [t for t in c.tiles if t.is_joker])
-        }
+        jokers = [t for t in c.tiles if t.is_joker]
+        stands = {(j, str(m)) for r in verdict.readings for m, j in zip(r.jokers, jokers)}
         if any(k == 1 and t.is_joker for k, t in c.taken):
             landing = all(k == specials.RACK for k, t in c.taken if not t.is_joker)
             assert landing or {str(j) for j, m in stands if m in ("b4", "b7")} & {"Jc"}, c
