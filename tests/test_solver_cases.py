@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import pytest
 from rummi.engine.errors import RummiError
 from rummi.engine.notation import format_sets, format_tiles, parse_sets, parse_tiles
 from rummi.engine.rules import get_rules
-from rummi.engine.solver import Hint, Objective, can_open, solve
+from rummi.engine.solver import Hint, Objective, can_open, solve, specials
 
 
 def hint(table: str, rack: str, opened: bool = True, **kw) -> Hint:
@@ -258,11 +259,16 @@ def test_a_twist_draw_counts_sets_with_special_jokers_in_its_reason():
     assert h.is_draw and "worth 10" in h.reason  # k1 Jd k4 = 1 + 2 + 3 + 4
 
 
-def test_a_special_joker_play_that_frees_a_table_joker_is_not_shown():
-    # growing k12 o12 Js into a mirror set would free Js with no rack tile (Pressman): no play
+def test_a_special_joker_play_that_frees_a_table_joker_is_not_shown(monkeypatch):
+    # growing k12 o12 Js into a mirror set would free Js with no rack tile (Pressman): no play.
+    # Js is the only plain joker in play, so the search's joker-rule check knows any special set
+    # holding one holds it, and makes none that frees it: the draw is proven (2026-12-05;
+    # before, the referee rejected such a play and the draw was not proven)
     h = hint("k12 o12 Js | k4 o4 r4", "o13 k4 o12 o4 r13 Jm", edition="twist")
-    # the referee rejected the special sets' best play, and a worse rest of them is not looked
-    # for, so the draw is not proven and must say so rather than "nothing fits"
+    assert h.is_draw and h.proven and "not proven" not in h.reason
+    # a search cut short (here: a budget of no special set) says so rather than "nothing fits"
+    monkeypatch.setattr(specials, "MAX_CANDIDATES", 0)
+    h = hint("k12 o12 Js | k4 o4 r4", "o13 k4 o12 o4 r13 Jm", edition="twist")
     assert h.is_draw and not h.proven and "not proven" in h.reason and "(not proven optimal)" in str(h)
 
 
@@ -476,3 +482,85 @@ def test_a_twist_family_bound_counts_no_old_set_its_rest_cannot_keep():
         assert most is not None and most[2] <= kept
     h = solve(position.table, position.rack, opened=True, edition=rules.box, rules=rules)
     assert h.proven and (h.tiles_played, h.value_played, sum(h.untouched)) == (12, 93, 4)  # as on the code before
+
+
+# --- issue 19, 2026-12-05: alike special jokers (a table and a rack Jc, two Jd), and the only
+# plain joker in play, are judged by the joker rules while the special sets are made ---
+
+#: big-table Twist cross-check seed 75 (benchmarks/solver_exactness.py): a table and a rack Jc
+BIG_75_TABLE = (
+    "Js o1 b1 r1 | Jc b5 b6 | k13 r13 b13 | k6 k7 k8 k9 k10 | b7 b8 b9 b10 | k3 b3 o3 r3 | r8 r9 r10 r11"
+)
+
+
+def test_a_table_special_joker_with_an_alike_one_goes_only_where_it_alone_could():
+    # the table Jc stood for b4 or b7; the rack's Jc may go anywhere. Alike jokers swap roles in
+    # the referee's kindest reading, so a set takes the table one only where it is kept (one of
+    # its kind stands at b4 or b7) or lands (its numbered tiles from the rack): the others take
+    # the rack's. And Js, the only plain joker in play, is never freed (pressman asks a rack k1)
+    from rummi.engine.solver.position import Position, RuleView
+
+    rules = get_rules("pressman_us_2009", edition="twist")
+    rack = parse_tiles("o1 r9 k6 Jc", "twist")
+    pos = Position(parse_sets(BIG_75_TABLE, "twist"), rack, "twist", RuleView.of(rules))
+    found = specials.candidates(pos, True)
+    assert 0 < len(found) < 400  # 3,400 when every joker went anywhere
+    for c in found:
+        verdict = specials._verdict(c.tiles, pos.edition)
+        jokers = [t for t in c.tiles if t.is_joker]
+        stands = {(j, str(m)) for r in verdict.readings for m, j in zip(r.jokers, jokers)}
+        if any(k == 1 and t.is_joker for k, t in c.taken):
+            landing = all(k == specials.RACK for k, t in c.taken if not t.is_joker)
+            assert landing or {str(j) for j, m in stands if m in ("b4", "b7")} & {"Jc"}, c
+        if any(k == 0 and t.is_joker for k, t in c.taken):
+            assert ("Js", "k1") in {(str(j), m) for j, m in stands}, c  # kept: Js at k1 in a group
+
+
+@pytest.mark.parametrize(
+    "table, rack, best",
+    [
+        # big-table seed 82: two table Jc (4,000 combinations, the budget, not proven before)
+        ("o3 o4 o5 o6 Jc | Jc b6 b7 b8 | b6 b7 b8 b9 | b1 b2 b3 | r9 r10 r11 r12 | r9 b9 o9 | k13 b13 r13",
+         "o3 b10 k4 o1", (1, 10, 6)),
+        # big-table seed 182: a table and a rack Jd, and Js: 3 tiles, not proven, before
+        ("Js k8 k9 k10 | r1 Jd b1 | k11 b11 r11 | r7 r8 r9 r10 r11 | o4 r4 k4 | o4 r4 b4 | k11 k12 k13 | "
+         "k7 b7 r7 o7", "b1 r8 b8 k10 Jd", (4, 56, 7)),
+    ],
+)
+def test_alike_special_jokers_on_a_big_table_are_proven(table: str, rack: str, best: tuple[int, int, int]):
+    rules = get_rules("pressman_us_2009", edition="twist")
+    h = hint(table, rack, edition="twist", rules=rules)
+    assert h.proven and (h.tiles_played, h.value_played, sum(h.untouched)) == best
+    assert judged(table, h, "pressman_us_2009", edition="twist").legal
+
+
+def test_a_set_takes_two_alike_table_jokers_only_where_both_are_kept_or_both_land():
+    # big-table seed 698: r8 r9 Jc stood for r7 or r10, r3 .. r7 Jc for r2 or r8. A set holding
+    # both (r7 Jc Jc Jd b12: one Jc at r8, none at r7 or r10 in that reading) was made, and the
+    # referee rejected its play (a landing set offers no kept place): the hint was not proven
+    from rummi.engine.solver.position import Position, RuleView
+
+    table = "r8 r9 Jc | r3 r4 r5 r6 r7 Jc | k10 k11 k12 k13 | b13 k13 o13 | r3 r4 r5 r6 | b5 o5 k5 | o1 o2 o3"
+    rack = "o5 b6 r7 k5 b12 Jd"
+    rules = get_rules("pressman_us_2009", edition="twist")
+    pos = Position(parse_sets(table, "twist"), parse_tiles(rack, "twist"), "twist", RuleView.of(rules))
+    places = ({"r7", "r10"}, {"r2", "r8"})  # of the Jc of table sets 0 and 1
+    both = 0
+    for c in specials.candidates(pos, True):
+        if {(0, "Jc"), (1, "Jc")} <= {(k, str(t)) for k, t in c.taken}:
+            both += 1
+            verdict = specials._verdict(c.tiles, pos.edition)
+            kept = any(
+                any(
+                    str(j0) == str(j1) == "Jc" and str(m0) in places[0] and str(m1) in places[1]
+                    for (m0, j0), (m1, j1) in itertools.permutations(
+                        zip(r.jokers, [t for t in c.tiles if t.is_joker]), 2
+                    )
+                )
+                for r in verdict.readings
+            )
+            assert kept or all(k == specials.RACK for k, t in c.taken if not t.is_joker), c
+    assert both  # such sets are made where both are kept
+    h = hint(table, rack, edition="twist", rules=rules)
+    assert h.proven and h.tiles_played == 5
+    assert judged(table, h, "pressman_us_2009", edition="twist").legal

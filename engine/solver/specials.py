@@ -11,10 +11,13 @@ are chosen by a search around the models, and the models lay out the rest of the
    mirror sets (two copies of a half that is a piece of a run or of a group). Each shape is
    checked by :func:`engine.melds.classify`, the one reading of Twist sets (rules.md 2.4), and
    by the preset's joker rules (:func:`_joker_rule`, engine.joker_fate's definition): a table
-   special joker alone of its kind that leaves the place it stood for is freed, and where the
-   preset asks a freed joker for a new set of rack tiles (and a replacement from the rack), a
-   shape that cannot be one is not made; the run walk stops where that joker would stand
-   elsewhere in a run of table tiles. Before the opening only rack tiles are used.
+   special joker alone of its kind (or the only plain joker in play) that leaves the place it
+   stood for is freed, and where the preset asks a freed joker for a new set of rack tiles (and
+   a replacement from the rack), a shape that cannot be one is not made; the run walk stops
+   where that joker would stand elsewhere in a run of table tiles. A table special joker with
+   alike ones is taken only by a set where it alone could stand (:func:`_alike_rules`: alike
+   jokers are interchangeable, so the others take the other places). Before the opening only
+   rack tiles are used.
 2. **Where its tiles come from** (:func:`_sourcings`): the rack, a table set holding jokers
    (any tile of a set holding special jokers, a plain joker of any set, or a tile of a set with
    plain jokers whose rest is still a set: its jokers then keep only the places they had
@@ -70,10 +73,11 @@ RestSolver = Callable[[Position, bool, "tuple[int, int, int] | None"], "TurnAnsw
 #: special sets kept at most (the most rack tiles first); beyond it the hint is not proven
 MAX_CANDIDATES = 2500
 #: combinations of special sets kept at most; beyond it the hint is not proven. Reached only
-#: where two or more special jokers could each go to many sets (big tables): there making
-#: 20,000 of them took the whole clock, and 4,000 leave it to solving rests (big-table
-#: cross-check seeds 12 and 24: 5 and 7 tiles instead of 2 and 3, both marked not proven)
-MAX_COMBINATIONS = 4000
+#: where two or more special jokers could each go to many sets (big tables). Once 4,000 (making
+#: 20,000 took the whole clock); since alike jokers are told apart (:func:`_alike_rules`) and
+#: the walk counts in place, the big-table cross-check's seeds 0-699 make 23,913 at most, in
+#: about 0.2 s (seed 373 made 23,026: 2 tiles, proven, where the 4,000 left 1, not proven)
+MAX_COMBINATIONS = 40000
 #: rests solved at most per hint (about a millisecond each); beyond it the hint is not proven
 MAX_RESTS = 4000
 #: seconds one hint's search may take at most (a player waits for it at the table); past it
@@ -117,6 +121,9 @@ class SpecialSet:
     #: numbered tiles come from: what :func:`_variants` takes its other sourcings from
     shape: tuple[Tile, ...] = ()
     rule: str = "anywhere"
+    #: for each table special joker with an alike one that the set may take, where its numbered
+    #: tiles may then come from (:func:`_alike_rules`): what :func:`_variants` reads too
+    alike: AlikeRules = ()
 
 
 def applies(pos: Position) -> bool:
@@ -399,31 +406,46 @@ ANYWHERE, RACK_ONLY = "anywhere", "rack only"
 
 @dataclass(frozen=True)
 class _TableSpecial:
-    """A special joker on the table, the only one of its kind in the position (so the referee
-    can tell it apart), with its old set and every tile it stood for there, by kind of set."""
+    """A joker on the table whose moves the joker rules judge, with its old set (``index``,
+    and its tiles as a key) and every tile it stood for there, by kind of set: a special joker
+    the only one of its kind in the position (so the referee can tell it apart), the only
+    plain joker in the position, or a special joker with alike ones (:func:`_alike_rules`)."""
 
     joker: Tile
     old: tuple[Tile, ...]  # as a key (:func:`_key`)
     meanings: dict[SetKind, frozenset[Tile]]
     needs_all: bool
+    index: int = -1
 
 
-def _table_specials(pos: Position) -> list[_TableSpecial]:
-    """The table's special jokers that engine.joker_fate judges one by one: each alone of its
-    kind on the table and rack (two alike could swap roles in the kindest reading), in a set
-    that was valid (an invalid old set's jokers are asked nothing)."""
-    counts = Counter(t for s in pos.table_sets_in for t in s if _is_special(t))
-    counts += Counter(t for t in pos.rack_in if _is_special(t))
+def _table_specials(pos: Position, alike: bool = False) -> list[_TableSpecial]:
+    """The table's jokers that engine.joker_fate judges one by one, in a set that was valid (an
+    invalid old set's jokers are asked nothing): each special joker alone of its kind on the
+    table and rack (two alike could swap roles in the kindest reading), and a plain joker where
+    it is the only one on the table and rack (a special set holding a plain joker then holds
+    that one; the rest of the turn holds none). ``alike``: instead, the special jokers with an
+    alike one elsewhere on the table or rack, each alone of its kind in its own set
+    (:func:`_alike_rules`)."""
+    counts = Counter(t for s in pos.table_sets_in for t in s if t.is_joker)
+    counts += Counter(t for t in pos.rack_in if t.is_joker)
+    # a plain joker alone in the position: a special set that holds a plain joker holds it
+    plain = sum(n for t, n in counts.items() if not _is_special(t)) == 1 and not alike
     out = []
-    for s in pos.table_sets_in:
+    for k, s in enumerate(pos.table_sets_in):
         verdict = _verdict(_key(s), pos.edition)
         if not verdict.valid:
             continue
         jokers = [t for t in verdict.tiles if t.is_joker]
+        strict = pos.rules.strict_joker_group and is_strict_group(verdict)
         for i, t in enumerate(jokers):
-            if _is_special(t) and counts[t] == 1:
-                strict = pos.rules.strict_joker_group and is_strict_group(verdict)
-                out.append(_TableSpecial(t, _key(s), meanings_by_kind(verdict, i), strict))
+            if not _is_special(t):
+                judged = plain
+            elif alike:
+                judged = counts[t] > 1 and jokers.count(t) == 1
+            else:
+                judged = counts[t] == 1
+            if judged:
+                out.append(_TableSpecial(t, _key(s), meanings_by_kind(verdict, i), strict, k))
     return out
 
 
@@ -433,7 +455,7 @@ def _joker_rule(
     """Where a valid special set may take its numbered tiles from under the preset's joker rules
     (engine.joker_fate, the referee's definition), or ``None`` where no play holding it is legal.
 
-    A table special joker in the set is *kept* when in some reading it stands for a tile it
+    A table joker of ``specials_on_table`` in the set is *kept* when in some reading it stands for a tile it
     stood for before in a set of the same kind (or its old set is the set, whole): no rule is
     asked. Otherwise it is *freed*: where the preset asks for a landing set, this set is it
     (the joker is alone of its kind), so its numbered tiles are played from the rack, at least
@@ -465,6 +487,72 @@ def _joker_rule(
             if not any(left[m] for ms in special.meanings.values() for m in ms):
                 return None
     return rule
+
+
+#: what :func:`_alike_rules` says of one set: per table joker, or per group of alike ones the set
+#: may take together, (old set, joker) pairs and where the set's numbered tiles may then come from
+AlikeRules = tuple[tuple[tuple[tuple[int, Tile], ...], "str | None"], ...]
+
+
+def _alike_rules(
+    tiles: tuple[Tile, ...], verdict, alike: list[_TableSpecial], pos: Position  # type: ignore[no-untyped-def]
+) -> AlikeRules:
+    """Per table special joker with an alike one (:func:`_table_specials` with ``alike``) of a
+    kind the set holds: ((its old set, the joker), where the set may take its numbered tiles
+    from when it takes that very joker, as :func:`_joker_rule` says of a joker alone of its kind;
+    ``None``: never). Alike jokers are interchangeable in the referee's kindest reading
+    (engine.joker_fate matches a table joker to any joker of its kind that stands where it
+    stood, and lands a freed one in any set holding one of its kind), so which one a set takes
+    is the search's to choose: where a table joker is kept, some set holds one of its kind at
+    its place, and where it is freed, some landing set holds one; that set takes it, the others
+    take the alike ones. So a set takes a table joker only where that joker alone could stand
+    (kept, or landing on rack tiles), and the others' from the rack or their own sets: the same
+    tables, each made once with that joker where it may be, instead of every joker anywhere
+    (issue 19, 2026-12-05). Where the preset asks a freed joker for a landing set, a set that
+    takes two or more alike table jokers has them all kept, each at a place of its own in one
+    reading (:func:`_joint_rule`), or lands them all (a landing set offers no kept place)."""
+    mine = [special for special in alike if special.joker in tiles]
+    out: list = [(((sp.index, sp.joker),), _joker_rule(tiles, verdict, [sp], pos)) for sp in mine]
+    if pos.rules.freed_in_new_set or pos.rules.freed_min_own_tiles > 0:
+        jokers = [t for t in verdict.tiles if t.is_joker]
+        for kind in {sp.joker for sp in mine}:
+            same = [sp for sp in mine if sp.joker == kind]
+            for size in range(2, min(len(same), jokers.count(kind)) + 1):
+                for group in itertools.combinations(same, size):
+                    takes = tuple((sp.index, sp.joker) for sp in group)
+                    out.append((takes, _joint_rule(tiles, verdict, group, pos)))
+    return tuple(out)
+
+
+def _joint_rule(
+    tiles: tuple[Tile, ...], verdict, group: tuple[_TableSpecial, ...], pos: Position  # type: ignore[no-untyped-def]
+) -> str | None:
+    """Where a set that takes every alike table joker of ``group`` may take its numbered tiles
+    from, under a preset that asks a freed joker for a landing set: anywhere where one reading
+    gives each a place it stood for (engine.joker_fate pairs each kept joker with a joker of
+    its own), else from the rack, as the landing set of them all (every one replaced from the
+    rack, where the preset asks it), else ``None``."""
+    jokers = [t for t in verdict.tiles if t.is_joker]
+    for reading in verdict.readings:
+        slots = list(zip(reading.jokers, jokers))
+        for places in itertools.permutations(range(len(slots)), len(group)):
+            if all(
+                slots[i][1] == sp.joker and slots[i][0] in sp.meanings.get(reading.kind, ())
+                for i, sp in zip(places, group)
+            ):
+                return ANYWHERE
+    rules = pos.rules
+    numbered = Counter(t for t in tiles if not t.is_joker)
+    if numbered - Counter(pos.rack_in) or sum(numbered.values()) < max(1, rules.freed_min_own_tiles):
+        return None
+    if not rules.replacement_from_table:
+        left = Counter(pos.rack_in) - numbered
+        for sp in group:
+            if (sp.needs_all or not rules.free_by_rearranging) and not any(
+                left[m] for ms in sp.meanings.values() for m in ms
+            ):
+                return None
+    return RACK_ONLY
 
 
 def _verdict(tiles: tuple[Tile, ...], edition: Edition):  # type: ignore[no-untyped-def]
@@ -553,6 +641,7 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
     found: dict[tuple, SpecialSet] = {}
     shapes = list(_shapes(pool, pos.edition))
     on_table = _table_specials(pos) if opened else []
+    alike = _table_specials(pos, alike=True) if opened else []
     have = {t: pool.count(t) for t in pool.sources}
     plain = [t for _, t, n in pool.plain for _ in range(n)]
     for shape in shapes:
@@ -566,7 +655,7 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
         rule = _joker_rule(tiles, verdict, on_table, pos)
         if rule is None:
             continue  # no play holding it is legal (plain jokers are alike: any sourcing)
-        _add_sets(shape, pool, rule, pos, found)
+        _add_sets(shape, pool, rule, pos, found, _alike_rules(tiles, verdict, alike, pos) if alike else ())
 
     def order(c: SpecialSet) -> tuple:
         return -len(c.rack), -sum(t.face_value for t in c.rack), len(c.taken)  # the most rack tiles first
@@ -574,15 +663,47 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
     return sorted(found.values(), key=order)
 
 
-def _add_sets(shape: tuple[Tile, ...], pool: _Pool, rule: str, pos: Position, found: dict[tuple, SpecialSet]) -> None:
-    """The special sets of one shape, one per sourcing, into ``found`` (keyed by sourcing)."""
-    for rack, taken, tiles in _sourcings(shape, pool, rule is RACK_ONLY):
-        if not rack and not any(_is_special(t) for _, t in taken):
-            continue  # nothing played and no table special joker moved: no use
-        key = (_key(rack), _taken_key(taken))
-        if key not in found:
-            tiles_key = _key(tiles)
-            found[key] = SpecialSet(tiles_key, tuple(rack), key[1], _opening_value(tiles_key, pos.edition.name), shape, rule)
+def _add_sets(
+    shape: tuple[Tile, ...], pool: _Pool, rule: str, pos: Position, found: dict[tuple, SpecialSet],
+    alike: AlikeRules = (),
+) -> None:
+    """The special sets of one shape, one per sourcing, into ``found`` (keyed by sourcing).
+    ``alike`` (:func:`_alike_rules`): a sourcing that takes such table jokers is made only where
+    they may go (numbered tiles from the rack alone where they land here)."""
+    limits = {frozenset(takes): r for takes, r in alike if r is not ANYWHERE}
+    tracked = {x for takes, _ in alike for x in takes}
+    # a table joker that lands here takes its set's numbered tiles from the rack: those
+    # sourcings too, where the shape's own rule does not ask for them already
+    modes = [rule is RACK_ONLY]
+    if RACK_ONLY in limits.values() and rule is not RACK_ONLY:
+        modes.append(True)
+    for rack_only in modes:
+        for rack, taken, tiles in _sourcings(shape, pool, rack_only):
+            if not rack and not any(_is_special(t) for _, t in taken):
+                continue  # nothing played and no table special joker moved: no use
+            if limits and not _may_take(taken, limits, tracked):
+                continue  # it takes table jokers with alike ones where they may not go
+            key = (_key(rack), _taken_key(taken))
+            if key not in found:
+                tiles_key = _key(tiles)
+                value = _opening_value(tiles_key, pos.edition.name)
+                found[key] = SpecialSet(tiles_key, tuple(rack), key[1], value, shape, rule, alike)
+
+
+def _may_take(
+    taken: list[tuple[int, Tile]], limits: dict[frozenset, str | None], tracked: set[tuple[int, Tile]]
+) -> bool:
+    """Whether a sourcing (its table tiles ``taken``) may take the table special jokers with
+    alike ones that it takes (``tracked``): ``limits``, per (old set, joker) pair or group of
+    them taken, ``None`` (never) or :data:`RACK_ONLY` (then every numbered tile is the rack's)."""
+    mine = {x for x in taken if x in tracked}
+    if not mine:
+        return True
+    from_table = any(not t.is_joker for _, t in taken)
+    for takes, r in limits.items():
+        if takes <= mine and (r is None or from_table):
+            return False
+    return True
 
 
 def _variants(pos: Position, combo: tuple[SpecialSet, ...], pool: _Pool) -> list[tuple[SpecialSet, ...]]:
@@ -592,7 +713,7 @@ def _variants(pos: Position, combo: tuple[SpecialSet, ...], pool: _Pool) -> list
     per_set = []
     for c in combo:
         found: dict[tuple, SpecialSet] = {}
-        _add_sets(c.shape, pool, c.rule, pos, found)
+        _add_sets(c.shape, pool, c.rule, pos, found, c.alike)
         per_set.append(list(found.values()))
     out = []
     rack_have = Counter(pos.rack_in)
@@ -703,33 +824,61 @@ def _combinations(
                     clash |= who
         fits[i] = everyone & ~clash
 
-    def extend(start: int, chosen: list[SpecialSet], rack: Counter, taken: Counter, allowed: int) -> None:
-        nonlocal cut
+    # counted in place as the walk goes (a Counter made per step was most of the walk): each
+    # source's tiles used, and per table set holding special jokers, the chosen sets taking
+    # from it and the special jokers they take (``open_sets``: those broken with a special
+    # joker left behind, which :func:`complete` rejects)
+    specials_from = [
+        Counter(k for k, t in c.taken if holds_special.get(k, False) and _is_special(t)) for c in found
+    ]
+    touches = [{k for k, _ in c.taken if holds_special.get(k, False)} for c in found]
+    want = {k: sum(specials_of[k].values()) for k, h in holds_special.items() if h}
+    used: dict[tuple, int] = {}
+    takers: dict[int, int] = dict.fromkeys(want, 0)
+    moved: dict[int, int] = dict.fromkeys(want, 0)
+    open_sets = 0
+
+    def is_open(k: int) -> bool:
+        return takers[k] > 0 and moved[k] != want[k]
+
+    def extend(start: int, chosen: list[SpecialSet], allowed: int) -> None:
+        nonlocal cut, open_sets
         _check(deadline)
-        if chosen and complete(taken.elements()):
+        if chosen and not open_sets:
             if len(out) >= MAX_COMBINATIONS:
                 cut = True
                 return
             out.append(tuple(chosen))
         if len(chosen) >= most:
             return
-        for i in range(start, len(found)):
-            if not allowed >> i & 1:
+        bits = allowed >> start << start
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            i = low.bit_length() - 1
+            if any(used.get(r, 0) + n > have.get(r, 0) for r, n in uses[i].items()):
                 continue
-            r2 = rack + racks[i]
-            if r2 - rack_have:
-                continue
-            t2 = taken + takes[i]
-            c = found[i]
-            if any(n > set_have[k][t] for (k, t), n in t2.items()):
-                continue
-            chosen.append(c)
-            extend(i + 1, chosen, r2, t2, allowed & fits[i])
+            for r, n in uses[i].items():
+                used[r] = used.get(r, 0) + n
+            for k in touches[i]:
+                open_sets -= is_open(k)
+                takers[k] += 1
+                moved[k] += specials_from[i][k]
+                open_sets += is_open(k)
+            chosen.append(found[i])
+            extend(i + 1, chosen, allowed & fits[i])
             chosen.pop()
+            for k in touches[i]:
+                open_sets -= is_open(k)
+                takers[k] -= 1
+                moved[k] -= specials_from[i][k]
+                open_sets += is_open(k)
+            for r, n in uses[i].items():
+                used[r] -= n
             if cut:
                 return
 
-    extend(0, [], Counter(), Counter(), (1 << len(found)) - 1)
+    extend(0, [], (1 << len(found)) - 1)
     return out, cut
 
 
@@ -906,11 +1055,13 @@ def _bounder(
     wholes = {} if wholes is None else wholes
     everything = Counter(t for s in pos.table_sets_in for t in s if not _is_special(t))
     everything += Counter(t for t in pos.rack_in if not _is_special(t))
-    reach = _plain_reach(everything, pos.edition)
+    holds = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
+    fixed = _fixed_jokers(pos, holds)
+    all_fixed = [m for jokers in fixed.values() for _, meanings in jokers for m in meanings]
+    reach = _plain_reach(everything, pos.edition, all_fixed, sum(len(j) for j in fixed.values()))
     playable = {t for t in everything if reach(t)}
     # what every rest has at most: the rack's plain tiles and those of the sets without
     # special jokers (a set holding one gives the rest its tiles only when it is broken)
-    holds = [any(_is_special(t) for t in s) for s in pos.table_sets_in]
     base = Counter(t for k, s in enumerate(pos.table_sets_in) if not holds[k] for t in s)
     base += Counter(t for t in pos.rack_in if not _is_special(t))
     rack = Counter(pos.rack_in)
@@ -978,7 +1129,14 @@ def _bounder(
         for _, t in key[1]:
             if not _is_special(t):
                 pool[t] -= 1
-        reach = _plain_reach(pool, pos.edition)
+        stays: list[Tile] = []  # what the fixed jokers the special sets leave may stand for
+        count = 0
+        for k, jokers in fixed.items():
+            gone = sum(1 for j, t in key[1] if j == k and t.is_joker)
+            if gone < len(jokers):
+                count += len(jokers) - gone
+                stays += [m for _, meanings in jokers for m in meanings]
+        reach = _plain_reach(pool, pos.edition, stays, count)
         if any(n > left.get(t, 0) and t.joker is None and not reach(t) for t, n in pool.items()):
             return UNPLAYABLE  # a table tile that no plain set can hold: no rest lays it out
         rest = [t for t in left.elements() if t in playable and reach(t)]
@@ -1061,12 +1219,46 @@ def _family_bounds(
     return family
 
 
-def _plain_reach(pool: Counter, ed: Edition) -> Callable[[Tile], bool]:
+def _fixed_jokers(pos: Position, holds: list[bool]) -> dict[int, list[tuple[Tile, frozenset[Tile]]]]:
+    """The table's plain jokers that can never be freed this turn, per old set (one without
+    special jokers, valid), each with every tile it stood for there: the preset asks a freed
+    joker for a rack tile it stood for (both colours of a strict 3-tile group), not one from
+    the table, and the rack holds none (not both). Such a joker is kept (engine.joker_fate):
+    some joker of the new table stands for one of those tiles in a set of the same kind, so
+    for what plain sets can hold, it is one of those tiles, not a joker free to fill any gap
+    (alike jokers may swap places, but then the other one stands there: as many are fixed)."""
+    rules = pos.rules
+    if rules.replacement_from_table:
+        return {}
+    rack = Counter(pos.rack_in)
+    out: dict[int, list[tuple[Tile, frozenset[Tile]]]] = {}
+    for k, s in enumerate(pos.table_sets_in):
+        if holds[k] or not any(t.is_joker for t in s):
+            continue
+        verdict = _verdict(_key(s), pos.edition)
+        if not verdict.valid:
+            continue
+        strict = rules.strict_joker_group and is_strict_group(verdict)
+        if rules.free_by_rearranging and not strict:
+            continue
+        jokers = [t for t in verdict.tiles if t.is_joker]
+        for i, joker in enumerate(jokers):
+            meanings = frozenset(m for ms in meanings_by_kind(verdict, i).values() for m in ms)
+            if (all(rack[m] for m in meanings) if strict else any(rack[m] for m in meanings)) or not meanings:
+                continue
+            out.setdefault(k, []).append((joker, meanings))
+    return out
+
+
+def _plain_reach(
+    pool: Counter, ed: Edition, fixed: Iterable[Tile] = (), fixed_jokers: int = 0
+) -> Callable[[Tile], bool]:
     """Whether a plain set of ``pool`` could hold a tile of it: a necessary test (a group of
     three colours of its number, or a run of three around it, the pool's plain jokers filling
     the gaps). The pool is read once, so that asking it for every rack tile of every rest
-    costs a look-up per tile, not a pass over the pool."""
-    jokers = 0
+    costs a look-up per tile, not a pass over the pool. ``fixed_jokers`` of the pool's jokers
+    stand only for tiles among ``fixed`` (:func:`_fixed_jokers`): those tiles, not gaps."""
+    jokers = -fixed_jokers
     kinds: set[tuple] = set()  # (number, colour) of every numbered tile in the pool
     for t, n in pool.items():
         if n > 0:
@@ -1074,6 +1266,7 @@ def _plain_reach(pool: Counter, ed: Edition) -> Callable[[Tile], bool]:
                 kinds.add((t.number, t.colour))
             else:
                 jokers += n
+    kinds.update((t.number, t.colour) for t in fixed)
     colours: Counter = Counter(number for number, _ in kinds)
     low_end, high_end = ed.min_number, ed.max_number
 
