@@ -326,6 +326,24 @@ def test_twist_special_jokers_with_table_tiles(table: str, rack: str, best: tupl
     assert (h.tiles_played, h.value_played, sum(h.untouched)) == best
 
 
+@pytest.mark.parametrize(
+    "table, rack, preset, best",
+    [
+        # two colour-change jokers side by side: the stretch between them may take a third
+        # colour, so the run may go on in its first colour (found by review: 3 tiles, proven)
+        ("r1 r2 r3", "k8 k11 Jc Jc", "pressman_us_2009", (4, 79)),
+        ("r8 r9 Jc | k2 k3 k4 k5 k6 k7", "k1 k3 r12 k6 k8 Jc", "pressman_us_2009", (6, 60)),
+        # a special set takes a tile of a set with a standard joker whose rest is no set: the
+        # joker is freed into the rest of the turn (4 tiles, proven, before)
+        ("Jc r4 r5 r6 r7 | o3 o4 o5 Js", "r5 b11 b6 o12 k5 k6 Jc", "mso_2019", (5, 72)),
+    ],
+)
+def test_twist_plays_the_review_found_missing(table: str, rack: str, preset: str, best: tuple[int, int]):
+    h = hint(table, rack, edition="twist", rules=get_rules(preset, edition="twist"))
+    assert (h.tiles_played, h.value_played) == best
+    assert h.proven and judged(table, h, preset, edition="twist").legal
+
+
 def test_a_twist_hint_on_a_mid_game_table_is_proven():
     # the speed benchmark's Twist class, seed 4 (40 on the table, a colour-change joker starting
     # a run): the search once stopped at its 3 s budget and marked every such hint not proven

@@ -328,7 +328,13 @@ def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: se
                 left[key] -= 1
                 tiles.append(joker)  # type: ignore[arg-type]
                 turned = True if colour is not None and key == "c" else crossed
-                walk(n + step, colour, turned, physical + 1, reals, True)
+                after = colour
+                if key == "c" and crossed:
+                    # a second colour change before any tile showed the first one's colour: that
+                    # stretch may take a colour unlike both its neighbours (four colours), so the
+                    # next tile may be of any colour, the first stretch's too (k8 Jc Jc k11)
+                    after, turned = None, False
+                walk(n + step, after, turned, physical + 1, reals, True)
                 tiles.pop()
                 left[key] += 1
             state["landing"] = was
@@ -1315,14 +1321,13 @@ def _with(
             (kept if sets.special[k] else table).append(s)
             continue
         left = sets.counts[k] - Counter({t: n for (j, t), n in taken.items() if j == k})
-        if sets.special[k]:
-            # its special jokers went to the chosen sets; a plain joker left behind is freed,
-            # and the rest of the turn places it under the preset's joker rules
+        if sets.special[k] or (any(t.is_joker for t in left) and not _verdict(_key(left.elements()), pos.edition).valid):
+            # its special jokers went to the chosen sets, or what is left of it is no set: a
+            # plain joker left behind is freed, and the rest of the turn places it under the
+            # preset's joker rules
             freed += _freed_jokers(left, sets.meanings(k, pos.edition))
             loose += [t for t in left.elements() if not t.is_joker]
         elif any(t.is_joker for t in left):
-            if not _verdict(_key(left.elements()), pos.edition).valid:
-                return None  # its plain joker would be loose: not modelled
             changed.append(len(table))
             origin[len(table)] = k
             table.append(tuple(left.elements()))
