@@ -90,6 +90,10 @@ class _OutOfTime(Exception):
     """The wall-clock budget ran out: the search stops with what it has found."""
 
 
+#: places a run's walk takes between two looks at the clock (a look costs about what 50 do)
+CLOCK_STEPS = 4096
+
+
 def _check(deadline: float | None) -> None:
     if deadline is not None and time.monotonic() > deadline:
         raise _OutOfTime
@@ -227,16 +231,18 @@ def _pool(pos: Position, opened: bool, merged: bool = True) -> _Pool:
     )
 
 
-def _shapes(pool: _Pool, ed: Edition) -> set[tuple[Tile, ...]]:
+def _shapes(pool: _Pool, ed: Edition, deadline: float | None = None) -> set[tuple[Tile, ...]]:
     """Every multiset of pool kinds (plain jokers as ``_PLAIN``) that might be a special set;
-    a superset of the valid ones, which :func:`classify` then picks."""
+    a superset of the valid ones, which :func:`classify` then picks. The runs' walk asks the
+    clock (``deadline``) as it goes: with two colour-change and two double jokers on a big
+    table it alone can take seconds."""
     specials = Counter({t: pool.count(t) for t in pool.sources if _is_special(t)})
     if not specials:
         return set()
     numbered = Counter({t: pool.count(t) for t in pool.sources if not t.is_joker})
     plain = min(pool.plain_count, 3)
     out: set[tuple[Tile, ...]] = set()
-    _runs(numbered, specials, plain, ed, out, pool)
+    _runs(numbered, specials, plain, ed, out, pool, deadline)
     _groups(numbered, specials, plain, ed, out)
     _mirrors(numbered, specials, plain, ed, out)
     return out
@@ -266,7 +272,8 @@ def _key(tiles) -> tuple[Tile, ...]:  # type: ignore[no-untyped-def]
     return tuple(sorted(tiles, key=_ORDER.__getitem__))
 
 
-def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set, pool: _Pool) -> None:
+def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: set, pool: _Pool,
+          deadline: float | None = None) -> None:
     """Runs walked number by number: each place a pool tile, a plain joker, a colour-change
     joker (the colour may change across it) or half of a double joker."""
     double = next((t for t in specials if t.joker is _DOUBLE), None)
@@ -283,7 +290,7 @@ def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: se
     # a ruled table joker placed where it is not kept makes the run a landing set: from then on
     # (and before) every numbered tile must be a rack tile ("off" counts those that are not)
     used: Counter = Counter()
-    state = {"landing": False, "off": 0}
+    state = {"landing": False, "off": 0, "steps": 0}
 
     def placed(joker: Tile, n: int, colour) -> bool:  # type: ignore[no-untyped-def]
         """Place ``joker`` at ``n`` after tiles of ``colour`` (``None``: first, its colour is the
@@ -297,6 +304,9 @@ def _runs(numbered: Counter, specials: Counter, plain: int, ed: Edition, out: se
         return True
 
     def walk(n: int, colour, crossed: bool, physical: int, reals: int, has_special: bool) -> None:  # type: ignore[no-untyped-def]
+        state["steps"] += 1
+        if not state["steps"] % CLOCK_STEPS:
+            _check(deadline)
         if has_special and reals and physical >= 3 and (not state["landing"] or reals >= pool.landing_reals):
             out.add(_key(tiles))
         if n > hi or len(tiles) >= ed.max_run_length:
@@ -645,7 +655,7 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
         return []  # before the opening only rack tiles count, and no joker may be among them
     pool = _pool(pos, opened)
     found: dict[tuple, SpecialSet] = {}
-    shapes = list(_shapes(pool, pos.edition))
+    shapes = list(_shapes(pool, pos.edition, deadline))
     on_table = _table_specials(pos) if opened else []
     alike = _table_specials(pos, alike=True) if opened else []
     have = {t: pool.count(t) for t in pool.sources}
