@@ -615,20 +615,23 @@ def restore(
 
 def _put_back(pos: Position, table: list[list[Tile]], fate: Fate, untouched: list[bool]) -> None:
     """Replace one tile the kept joker stood as by the joker: in a set where it then stands for
-    that tile in a set of its old kind (the reading the referee looks for), else anywhere; never
-    in a set the programme left whole while another copy lies elsewhere. That set is another
-    old set as it was, whose copy of the tile is its own (copies are alike to the programme):
-    the joker there would change it while the answer still counted it whole (Expert, Pagat's
-    Sabra: ``o7 o8 o9 Jo`` grown by ``o6`` beside ``o6 o7 o8 o9 o10`` said 1 set kept, not 0)."""
+    that tile in a set of its old kind (the reading the referee looks for), else anywhere; in a
+    set the programme left whole only where no other copy will do. That set is another old set
+    as it was, whose copy of the tile is its own (copies are alike to the programme): the joker
+    there changes it, so it is no longer counted whole (``untouched``, updated here; Expert,
+    Pagat's Sabra: ``o7 o8 o9 Jo`` grown by ``o6`` beside ``o6 o7 o8 o9 o10`` said 1 set kept,
+    not 0)."""
     tile = pos.tile(fate.keep_as)  # type: ignore[arg-type]
     joker = fate.joker
     places = [(a, i) for a, s in enumerate(table) for i, t in enumerate(s) if t == tile]
     places.sort(key=lambda place: untouched[place[0]])  # stable: table order otherwise
+    chosen = places[0]
     for a, i in places:
         tried = table[a][:i] + [joker.tile] + table[a][i + 1:]
         verdict = classify(tried, pos.edition)
         if verdict.valid and any(r.kind is fate.kind and tile in r.jokers for r in verdict.readings):
-            table[a] = tried
-            return
-    a, i = places[0]
+            chosen = (a, i)
+            break
+    a, i = chosen
     table[a][i] = joker.tile
+    untouched[a] = False
