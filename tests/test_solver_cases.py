@@ -348,6 +348,11 @@ def test_two_special_sets_needing_one_tile_take_its_table_and_rack_copies():
     h = hint(table, rack, edition="twist", rules=get_rules("pressman_us_2009", edition="twist"))
     assert (h.tiles_played, h.value_played, h.proven) == (4, 50, True)
     assert judged(table, h, "pressman_us_2009", edition="twist").legal
+    # the same under the value objective: b6 b7 b8 Jc r10 and b3 b4 Jd b7 both need b7
+    table, rack = "Jd b3 b4 | b6 b7 b8", "b3 b4 r10 k3 b7 Jc"
+    h = hint(table, rack, edition="twist", rules=get_rules("pressman_us_2009", edition="twist"), objective="value")
+    assert (h.tiles_played, h.value_played, h.proven) == (3, 47, True)  # once 4 tiles, 44 points
+    assert judged(table, h, "pressman_us_2009", edition="twist").legal
 
 
 def test_a_freed_table_special_joker_needs_a_landing_set_of_rack_tiles():
