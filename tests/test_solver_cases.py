@@ -358,6 +358,21 @@ def test_a_twist_hint_on_a_mid_game_table_is_proven():
     assert h.tiles_played == 12  # the whole rack: nothing plays more
 
 
+def test_two_special_sets_needing_one_tile_take_its_table_and_rack_copies():
+    # two colour-change jokers (table and rack): b3 Jc r5 r6 r7 and o10 r7 r8 Jc both need r7;
+    # once every special set took the table's r7 first, so they clashed and the hint (4 tiles,
+    # 45 points) missed the rack's r7 in the second, and was marked proven all the same
+    table, rack = "b1 b2 b3 Jc | r5 r6 r7 r8", "o10 r7 b3 b5 k1 Jc"
+    h = hint(table, rack, edition="twist", rules=get_rules("pressman_us_2009", edition="twist"))
+    assert (h.tiles_played, h.value_played, h.proven) == (4, 50, True)
+    assert judged(table, h, "pressman_us_2009", edition="twist").legal
+    # the same under the value objective: b6 b7 b8 Jc r10 and b3 b4 Jd b7 both need b7
+    table, rack = "Jd b3 b4 | b6 b7 b8", "b3 b4 r10 k3 b7 Jc"
+    h = hint(table, rack, edition="twist", rules=get_rules("pressman_us_2009", edition="twist"), objective="value")
+    assert (h.tiles_played, h.value_played, h.proven) == (3, 47, True)  # once 4 tiles, 44 points
+    assert judged(table, h, "pressman_us_2009", edition="twist").legal
+
+
 def test_a_freed_table_special_joker_needs_a_landing_set_of_rack_tiles():
     # pressman: a colour-change joker leaving its place (b6, or b2 first in a run) is freed and
     # must land in a new set with two rack tiles, so no special set moves it among table tiles

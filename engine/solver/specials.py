@@ -21,7 +21,9 @@ are chosen by a search around the models, and the models lay out the rest of the
 2. **Where its tiles come from** (:func:`_sourcings`): the rack, a table set holding jokers
    (any tile of a set holding special jokers, a plain joker of any set, or a tile of a set with
    plain jokers whose rest is still a set: its jokers then keep only the places they had
-   before), and the jokerless table sets as one source, :data:`TABLE`, taken first. Which
+   before), and the jokerless table sets as one source, :data:`TABLE`, taken first (where
+   two chosen sets need more copies of a kind than the table holds, the rack's spare copies
+   make up the difference: step 3). Which
    jokerless set gives a tile changes only which old sets stay whole; the rest of the turn is
    told how many tiles of each kind are gone. The sourcings from named sets
    (:func:`_variants`) are tried only for the best plays, for that last criterion.
@@ -593,7 +595,9 @@ def _sourcings(
     the table, the set's tiles with real plain jokers). A numbered tile the table's jokerless
     sets hold is taken from them first: the same tile from the rack would leave the rest of the
     turn the same table to lay out with one rack tile fewer, which it can always match by playing
-    that rack tile in its place. ``rack_only``: numbered tiles from the rack alone."""
+    that rack tile in its place. That holds for one special set; two that need a tile the table
+    holds once both take the table's copy, and :func:`_combinations` lets one of them take the
+    rack's instead. ``rack_only``: numbered tiles from the rack alone."""
     need = Counter(shape)
     per_kind = [pool.ways(t, n, rack_only) for t, n in need.items() if t != _PLAIN]
     plains = pool.ways(_PLAIN, need[_PLAIN], rack_only)
@@ -822,6 +826,21 @@ def _combinations(
     have = {("rack", t): n for t, n in rack_have.items()}
     for k, counts in set_have.items():
         have.update({(k, t): n for t, n in counts.items()})
+    # a kind both the rack and the jokerless table sets hold is one supply here: each special
+    # set takes the table's copies first (:func:`_sourcings`), so two that need a tile the table
+    # holds once would clash, where one of them could take the rack's copy. The rack's spare
+    # copies make up the table's shortfall, and a combination short of table copies is written
+    # with them (:func:`_from_rack`): the rest of the turn sees the same tiles gone either way
+    table_have = {t: n for (k, t), n in have.items() if k == TABLE and ("rack", t) in have}
+    tables: list[dict[Tile, int]] = [{} for _ in found]
+    for i, ui in enumerate(uses):
+        for t in [t for k, t in ui if k == TABLE and t in table_have]:
+            tables[i][t] = n = ui.pop((TABLE, t))
+            ui[("joint", t)] = ui.get(("joint", t), 0) + n
+        for t in [t for k, t in ui if k == "rack" and t in table_have]:
+            ui[("joint", t)] = ui.get(("joint", t), 0) + ui[("rack", t)]
+    have.update({("joint", t): n + have[("rack", t)] for t, n in table_have.items()})
+    table_used: dict[Tile, int] = dict.fromkeys(table_have, 0)
     # as bit sets: per tile source, the sets using each count of it; set i clashes with those
     # using more than what it leaves of a source it uses
     users: dict[tuple, dict[int, int]] = {}
@@ -864,7 +883,8 @@ def _combinations(
             if len(out) >= MAX_COMBINATIONS:
                 cut = True
                 return
-            out.append(tuple(chosen))
+            short = {t: n - table_have[t] for t, n in table_used.items() if n > table_have[t]}
+            out.append(_from_rack(chosen, short) if short else tuple(chosen))
         if len(chosen) >= most:
             return
         bits = allowed >> start << start
@@ -876,6 +896,8 @@ def _combinations(
                 continue
             for r, n in uses[i].items():
                 used[r] = used.get(r, 0) + n
+            for t, n in tables[i].items():
+                table_used[t] += n
             for k in touches[i]:
                 open_sets -= is_open(k)
                 takers[k] += 1
@@ -891,11 +913,32 @@ def _combinations(
                 open_sets += is_open(k)
             for r, n in uses[i].items():
                 used[r] -= n
+            for t, n in tables[i].items():
+                table_used[t] -= n
             if cut:
                 return
 
     extend(0, [], (1 << len(found)) - 1)
     return out, cut
+
+
+def _from_rack(chosen: list[SpecialSet], short: dict[Tile, int]) -> tuple[SpecialSet, ...]:
+    """``chosen`` with ``short[t]`` copies of each kind ``t`` taken from the rack instead of
+    :data:`TABLE` (the table holds fewer than the sets take first, :func:`_combinations`); the
+    last sets give them up first."""
+    short = dict(short)
+    out: list[SpecialSet] = []
+    for c in reversed(chosen):
+        moved: list[Tile] = []
+        taken = list(c.taken)
+        for t, n in short.items():
+            while n and (TABLE, t) in taken:
+                taken.remove((TABLE, t))
+                moved.append(t)
+                n -= 1
+            short[t] = n
+        out.append(replace(c, rack=_key([*c.rack, *moved]), taken=_taken_key(taken)) if moved else c)
+    return tuple(reversed(out))
 
 
 def solve(
