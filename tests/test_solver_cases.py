@@ -333,6 +333,7 @@ def test_twist_special_jokers_with_table_tiles(table: str, rack: str, best: tupl
         # colour, so the run may go on in its first colour (found by review: 3 tiles, proven)
         ("r1 r2 r3", "k8 k11 Jc Jc", "pressman_us_2009", (4, 79)),
         ("r8 r9 Jc | k2 k3 k4 k5 k6 k7", "k1 k3 r12 k6 k8 Jc", "pressman_us_2009", (6, 60)),
+        ("b1 r1 Jd | k8 k9 k10 k11", "b7 b2 k1 Jc Jc", "pressman_us_2009", (5, 70)),
         # a special set takes a tile of a set with a standard joker whose rest is no set: the
         # joker is freed into the rest of the turn (4 tiles, proven, before)
         ("Jc r4 r5 r6 r7 | o3 o4 o5 Js", "r5 b11 b6 o12 k5 k6 Jc", "mso_2019", (5, 72)),
