@@ -436,18 +436,32 @@ class _TableSpecial:
     index: int = -1
 
 
-def _table_specials(pos: Position, alike: bool = False) -> list[_TableSpecial]:
+def _table_specials(pos: Position) -> list[_TableSpecial]:
     """The table's jokers that engine.joker_fate judges one by one, in a set that was valid (an
     invalid old set's jokers are asked nothing): each special joker alone of its kind on the
     table and rack (two alike could swap roles in the kindest reading), and a plain joker where
     it is the only one on the table and rack (a special set holding a plain joker then holds
-    that one; the rest of the turn holds none). ``alike``: instead, the special jokers with an
-    alike one elsewhere on the table or rack, each alone of its kind in its own set
-    (:func:`_alike_rules`)."""
-    counts = Counter(t for s in pos.table_sets_in for t in s if t.is_joker)
-    counts += Counter(t for t in pos.rack_in if t.is_joker)
-    # a plain joker alone in the position: a special set that holds a plain joker holds it
-    plain = sum(n for t, n in counts.items() if not _is_special(t)) == 1 and not alike
+    that one; the rest of the turn holds none)."""
+    counts = _jokers_in_play(pos)
+    plain = sum(n for t, n in counts.items() if not _is_special(t)) == 1
+    return _table_jokers_where(pos, lambda t, jokers: counts[t] == 1 if _is_special(t) else plain)
+
+
+def _alike_specials(pos: Position) -> list[_TableSpecial]:
+    """The table's special jokers with an alike one elsewhere on the table or rack, each alone
+    of its kind in its own set, in a set that was valid (:func:`_alike_rules`)."""
+    counts = _jokers_in_play(pos)
+    return _table_jokers_where(pos, lambda t, jokers: _is_special(t) and counts[t] > 1 and jokers.count(t) == 1)
+
+
+def _jokers_in_play(pos: Position) -> Counter:
+    """Every joker on the table and the rack, by kind."""
+    return Counter(t for s in pos.table_sets_in for t in s if t.is_joker) + Counter(t for t in pos.rack_in if t.is_joker)
+
+
+def _table_jokers_where(pos: Position, judged: Callable[[Tile, list[Tile]], bool]) -> list[_TableSpecial]:
+    """The jokers of the table's valid sets for which ``judged(joker, its set's jokers)``, each
+    with its set, what it stood for and whether its group is a strict one."""
     out = []
     for k, s in enumerate(pos.table_sets_in):
         verdict = _verdict(_key(s), pos.edition)
@@ -456,13 +470,7 @@ def _table_specials(pos: Position, alike: bool = False) -> list[_TableSpecial]:
         jokers = [t for t in verdict.tiles if t.is_joker]
         strict = pos.rules.strict_joker_group and is_strict_group(verdict)
         for i, t in enumerate(jokers):
-            if not _is_special(t):
-                judged = plain
-            elif alike:
-                judged = counts[t] > 1 and jokers.count(t) == 1
-            else:
-                judged = counts[t] == 1
-            if judged:
+            if judged(t, jokers):
                 out.append(_TableSpecial(t, _key(s), meanings_by_kind(verdict, i), strict, k))
     return out
 
@@ -661,7 +669,7 @@ def candidates(pos: Position, opened: bool, deadline: float | None = None) -> li
     found: dict[tuple, SpecialSet] = {}
     shapes = list(_shapes(pool, pos.edition, deadline))
     on_table = _table_specials(pos) if opened else []
-    alike = _table_specials(pos, alike=True) if opened else []
+    alike = _alike_specials(pos) if opened else []
     have = {t: pool.count(t) for t in pool.sources}
     plain = [t for _, t, n in pool.plain for _ in range(n)]
     for shape in shapes:
