@@ -505,14 +505,28 @@ def _joker_rule(
             continue  # kept: it stands where it stood
         numbered = Counter(t for t in tiles if not t.is_joker)
         if rules.freed_in_new_set or rules.freed_min_own_tiles > 0:
-            if numbered - Counter(pos.rack_in) or sum(numbered.values()) < max(1, rules.freed_min_own_tiles):
+            if not _lands_from_rack(numbered, pos):
                 return None
             rule = RACK_ONLY
-        if (special.needs_all or not rules.free_by_rearranging) and not rules.replacement_from_table:
-            left = Counter(pos.rack_in) - numbered
-            if not any(left[m] for ms in special.meanings.values() for m in ms):
-                return None
+        if not _replaced_from_rack(special, numbered, pos):
+            return None
     return rule
+
+
+def _lands_from_rack(numbered: Counter, pos: Position) -> bool:
+    """A set of these numbered tiles can be a freed joker's landing set: all from the rack, at
+    least ``max(1, freed_min_own_tiles)`` of them."""
+    return not numbered - Counter(pos.rack_in) and sum(numbered.values()) >= max(1, pos.rules.freed_min_own_tiles)
+
+
+def _replaced_from_rack(special: _TableSpecial, numbered: Counter, pos: Position) -> bool:
+    """Where the preset asks a freed joker for a replacement from the rack, the rack keeps a
+    tile the joker stood for besides a set's ``numbered`` tiles."""
+    rules = pos.rules
+    if rules.replacement_from_table or not (special.needs_all or not rules.free_by_rearranging):
+        return True
+    left = Counter(pos.rack_in) - numbered
+    return any(left[m] for ms in special.meanings.values() for m in ms)
 
 
 #: what :func:`_alike_rules` says of one set: per table joker, or per group of alike ones the set
@@ -567,17 +581,9 @@ def _joint_rule(
                 for i, sp in zip(places, group)
             ):
                 return ANYWHERE
-    rules = pos.rules
     numbered = Counter(t for t in tiles if not t.is_joker)
-    if numbered - Counter(pos.rack_in) or sum(numbered.values()) < max(1, rules.freed_min_own_tiles):
+    if not _lands_from_rack(numbered, pos) or not all(_replaced_from_rack(sp, numbered, pos) for sp in group):
         return None
-    if not rules.replacement_from_table:
-        left = Counter(pos.rack_in) - numbered
-        for sp in group:
-            if (sp.needs_all or not rules.free_by_rearranging) and not any(
-                left[m] for ms in sp.meanings.values() for m in ms
-            ):
-                return None
     return RACK_ONLY
 
 
