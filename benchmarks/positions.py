@@ -269,3 +269,25 @@ def locked_growth_deal(seed: int) -> Deal:
             rack = rack[1:]
         rack.append(rnd.choice(others))
     return Deal(table=core.table, rack=rack, opened=True, edition=ed)
+
+
+#: the presets the alike-twin Twist class turns through, seed by seed (a freed joker's landing
+#: set with two own tiles or one, a replacement from the rack, the strict 3-tile group)
+ALIKE_TWIST_PRESETS = ("pressman_us_2009", "mso_2019", "goliath_modern", "strict_group_1980")
+
+
+def alike_twist_deal(seed: int) -> Deal:
+    """A Twist position after the opening whose first table special joker has its alike twin on
+    the rack (a :func:`joker_deal` whose rack jokers go back to the box for that twin, where the
+    position does not hold two already): the case where the referee pairs a kept joker with any
+    joker of its kind, which the search must follow (a review found 9 of 823 such hints not
+    optimal). At most seven rack tiles, so the exhaustive reference answers every position."""
+    core = joker_deal(seed, "twist")
+    specials = [t for s in core.table for t in s if t.is_joker and t.joker.is_special]
+    rack = list(core.rack)
+    if specials:
+        twin = specials[0]
+        held = sum(t == twin for s in core.table for t in s) + sum(t == twin for t in core.rack)
+        if held < 2:
+            rack = [t for t in rack if not t.is_joker] + [twin]
+    return Deal(table=core.table, rack=rack[-7:], opened=True, edition=core.edition)

@@ -47,11 +47,13 @@ from rummi.engine.solver import solve  # noqa: E402
 from rummi.engine.tiles import JokerKind, Tile  # noqa: E402
 
 from benchmarks.positions import (  # noqa: E402
+    ALIKE_TWIST_PRESETS,
     CLASSES,
     PRESET_CLASSES,
     Deal,
     _box,
     _random_set,
+    alike_twist_deal,
     deal,
     joker_deal,
     locked_growth_deal,
@@ -73,6 +75,9 @@ BIG_TWIST = "jokers: twist, big table"
 #: Pagat's Sabra (a set holding a joker only grows) in Expert's box, a coloured joker on the rack
 #: that could grow a table joker set (:func:`benchmarks.positions.locked_growth_deal`)
 LOCKED_GROWTH = "jokers: pagat_sabra, expert, coloured growth"
+#: Twist positions whose table special joker has its alike twin on the rack, the presets in turn
+#: (:func:`benchmarks.positions.alike_twist_deal`)
+ALIKE_TWIST = "jokers: twist, alike twin on the rack"
 #: tiles a big Twist table holds at least (the size the Twist search once cut short on)
 BIG_TABLE = 24
 
@@ -130,6 +135,10 @@ def check_class(name: str, count: int, first: int = 0) -> tuple[int, int, int]:
         elif name == LOCKED_GROWTH:
             rules = get_rules("pagat_sabra", edition="expert")
             position = locked_growth_deal(seed)
+            reference = reference_best
+        elif name == ALIKE_TWIST:
+            rules = get_rules(ALIKE_TWIST_PRESETS[seed % len(ALIKE_TWIST_PRESETS)], edition="twist")
+            position = alike_twist_deal(seed)
             reference = reference_best
         elif name in EDITION_CLASSES:
             rules = get_rules("pressman_us_2009", edition=EDITION_CLASSES[name])
@@ -198,10 +207,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1000, help="positions per class (default 1000)")
     parser.add_argument("--first", type=int, default=0, help="first seed (to extend an earlier run)")
-    parser.add_argument("--classes", nargs="*", default=["small", *JOKER_CLASSES, *EDITION_CLASSES, LOCKED_GROWTH, BIG_TWIST, *CLASSES, *PRESET_CLASSES],
+    parser.add_argument("--classes", nargs="*", default=["small", *JOKER_CLASSES, *EDITION_CLASSES, LOCKED_GROWTH, ALIKE_TWIST, BIG_TWIST, *CLASSES, *PRESET_CLASSES],
                         help="classes to check")
     args = parser.parse_args(argv)
-    known = {"small", *JOKER_CLASSES, *EDITION_CLASSES, LOCKED_GROWTH, BIG_TWIST, *CLASSES, *PRESET_CLASSES}
+    known = {"small", *JOKER_CLASSES, *EDITION_CLASSES, LOCKED_GROWTH, ALIKE_TWIST, BIG_TWIST, *CLASSES, *PRESET_CLASSES}
     unknown = [name for name in args.classes if name not in known]
     if unknown:
         parser.error(f"unknown class {', '.join(unknown)}; known: {', '.join(sorted(known))}")

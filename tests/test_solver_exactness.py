@@ -11,7 +11,13 @@ from rummi.engine.referee import judge_turn
 from rummi.engine.rules import get_rules
 from rummi.engine.solver import solve
 
-from benchmarks.positions import joker_deal, locked_growth_deal, small_deal
+from benchmarks.positions import (
+    ALIKE_TWIST_PRESETS,
+    alike_twist_deal,
+    joker_deal,
+    locked_growth_deal,
+    small_deal,
+)
 from benchmarks.solver_reference import reference_best
 
 PRESETS = ["pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "strict_group_1980"]
@@ -64,6 +70,26 @@ def test_locked_sets_grown_by_coloured_jokers_are_legal_and_optimal(seed: int) -
     (``fates.restore``), 2 and 6 grow a locked set by a coloured joker."""
     rules = get_rules("pagat_sabra", edition="expert")
     deal = locked_growth_deal(seed)
+    for objective in ("tiles", "value"):
+        hint = solve(deal.table, deal.rack, opened=True, edition=deal.edition, rules=rules, objective=objective)
+        if not hint.is_draw:
+            verdict = judge_turn(deal.table, hint.table, opened=True, rack=deal.rack, rules=rules,
+                                 edition=deal.edition)
+            assert verdict.legal, (objective, [v.message for v in verdict.violations])
+        ref = reference_best(deal.table, deal.rack, True, deal.edition, rules, value_first=objective == "value")
+        mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
+        theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
+        assert mine == theirs, f"{objective}: {deal}"
+
+
+@pytest.mark.parametrize("seed", [197, 215, 318, 5, 12])
+def test_twist_hints_with_an_alike_twin_on_the_rack_are_legal_and_optimal(seed: int) -> None:
+    """A sample of ``benchmarks/solver_exactness.py``'s "jokers: twist, alike twin on the rack"
+    class: 197 (mso_2019: a special set left a standard joker's set as no set), 215 (strict 1980:
+    two special sets needing one tile) and 318 (goliath_modern: two colour-change jokers side by
+    side) were hints marked proven but not optimal before the review's fixes."""
+    rules = get_rules(ALIKE_TWIST_PRESETS[seed % len(ALIKE_TWIST_PRESETS)], edition="twist")
+    deal = alike_twist_deal(seed)
     for objective in ("tiles", "value"):
         hint = solve(deal.table, deal.rack, opened=True, edition=deal.edition, rules=rules, objective=objective)
         if not hint.is_draw:
