@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import pytest
 from rummi.engine.referee import judge_turn
-from rummi.engine.rules import get_rules
+from rummi.engine.rules import Rules, get_rules
 from rummi.engine.solver import solve
 
 from benchmarks.positions import (
     ALIKE_TWIST_PRESETS,
+    Deal,
     alike_twist_deal,
     joker_deal,
     locked_growth_deal,
@@ -21,6 +22,21 @@ from benchmarks.positions import (
 from benchmarks.solver_reference import reference_best
 
 PRESETS = ["pressman_us_2009", "goliath_modern", "pl_wikipedia_tournament", "strict_group_1980"]
+
+
+def assert_legal_and_optimal(deal: Deal, rules: Rules, label: str) -> None:
+    """Both objectives' hints for ``deal``: judged legal by the referee, and scoring as the
+    exhaustive reference's best (tiles, points, old sets kept)."""
+    for objective in ("tiles", "value"):
+        hint = solve(deal.table, deal.rack, opened=deal.opened, edition=deal.edition, rules=rules, objective=objective)
+        if not hint.is_draw:
+            verdict = judge_turn(deal.table, hint.table, opened=deal.opened, rack=deal.rack, rules=rules,
+                                 edition=deal.edition)
+            assert verdict.legal, (label, objective, [v.message for v in verdict.violations])
+        ref = reference_best(deal.table, deal.rack, deal.opened, deal.edition, rules, value_first=objective == "value")
+        mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
+        theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
+        assert mine == theirs, f"{label} {objective}: {deal}"
 
 
 @pytest.mark.parametrize("objective", ["tiles", "value"])
@@ -45,21 +61,7 @@ def test_hints_with_table_jokers_are_legal_and_optimal_under_every_preset(preset
     """A sample of ``benchmarks/solver_exactness.py``'s "jokers: <preset>" classes."""
     rules = get_rules(preset)
     for seed in range(4):
-        deal = joker_deal(seed + 100, rules.edition)
-        for objective in ("tiles", "value"):
-            hint = solve(
-                deal.table, deal.rack, opened=deal.opened, edition=deal.edition, rules=rules, objective=objective
-            )
-            if not hint.is_draw:
-                verdict = judge_turn(deal.table, hint.table, opened=deal.opened, rack=deal.rack, rules=rules,
-                                     edition=deal.edition)
-                assert verdict.legal, (seed, objective, [v.message for v in verdict.violations])
-            ref = reference_best(
-                deal.table, deal.rack, deal.opened, deal.edition, rules, value_first=objective == "value"
-            )
-            mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
-            theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
-            assert mine == theirs, f"seed {seed} {objective}: {deal}"
+        assert_legal_and_optimal(joker_deal(seed + 100, rules.edition), rules, f"seed {seed}")
 
 
 @pytest.mark.parametrize("seed", [2, 6, 15, 25, 33, 41])
@@ -69,17 +71,7 @@ def test_locked_sets_grown_by_coloured_jokers_are_legal_and_optimal(seed: int) -
     set's growths counted plain rack jokers only, 41 counted an old set whole that was not
     (``fates.restore``), 2 and 6 grow a locked set by a coloured joker."""
     rules = get_rules("pagat_sabra", edition="expert")
-    deal = locked_growth_deal(seed)
-    for objective in ("tiles", "value"):
-        hint = solve(deal.table, deal.rack, opened=True, edition=deal.edition, rules=rules, objective=objective)
-        if not hint.is_draw:
-            verdict = judge_turn(deal.table, hint.table, opened=True, rack=deal.rack, rules=rules,
-                                 edition=deal.edition)
-            assert verdict.legal, (objective, [v.message for v in verdict.violations])
-        ref = reference_best(deal.table, deal.rack, True, deal.edition, rules, value_first=objective == "value")
-        mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
-        theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
-        assert mine == theirs, f"{objective}: {deal}"
+    assert_legal_and_optimal(locked_growth_deal(seed), rules, f"seed {seed}")
 
 
 @pytest.mark.parametrize("seed", [197, 215, 318, 5, 12])
@@ -89,17 +81,7 @@ def test_twist_hints_with_an_alike_twin_on_the_rack_are_legal_and_optimal(seed: 
     two special sets needing one tile) and 318 (goliath_modern: two colour-change jokers side by
     side) were hints marked proven but not optimal before the review's fixes."""
     rules = get_rules(ALIKE_TWIST_PRESETS[seed % len(ALIKE_TWIST_PRESETS)], edition="twist")
-    deal = alike_twist_deal(seed)
-    for objective in ("tiles", "value"):
-        hint = solve(deal.table, deal.rack, opened=True, edition=deal.edition, rules=rules, objective=objective)
-        if not hint.is_draw:
-            verdict = judge_turn(deal.table, hint.table, opened=True, rack=deal.rack, rules=rules,
-                                 edition=deal.edition)
-            assert verdict.legal, (objective, [v.message for v in verdict.violations])
-        ref = reference_best(deal.table, deal.rack, True, deal.edition, rules, value_first=objective == "value")
-        mine = None if hint.is_draw else (hint.tiles_played, hint.value_played, sum(hint.untouched))
-        theirs = None if ref is None else (ref.tiles, ref.value, ref.untouched)
-        assert mine == theirs, f"{objective}: {deal}"
+    assert_legal_and_optimal(alike_twist_deal(seed), rules, f"seed {seed}")
 
 
 @pytest.mark.parametrize("edition,jokers", [("standard", 0), ("standard", 2), ("xp", 4), ("start_right", 1)])

@@ -375,11 +375,11 @@ def test_a_tile_read_black_whose_ink_is_blue_is_read_blue_and_black_ink_stays_bl
             assert label == "k7" and confidence == pytest.approx(0.86, abs=0.01)
 
 
-def test_a_tile_sheared_by_a_steep_view_is_read_along_its_face(shipped_reader: TileReader) -> None:
-    # The bundled scatter photo seen from a 50 degree side tilt through a tele lens (the
-    # robustness benchmark's tilt-50-side-tele), each tile boxed as a finder boxes it: the
-    # rectangle round its sheared face. Read along the face outline, every tile reads right
-    # (without it one does not).
+def scatter_seen_steeply(axis: str) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """The bundled scatter photo with the phone turned 50 degrees about ``axis`` ("y": a side
+    recedes, the robustness benchmark's tilt-50-side-tele; "x": the top recedes) through a tele
+    lens, fitted back in the frame: (the photo, its tiles, each boxed as a finder boxes it, the
+    rectangle round its sheared face)."""
     import cv2
     from rummi.datasets.real_views import fit_in_frame, tilt_matrix
     from rummi.vision.evaluation import labelled_photos
@@ -388,36 +388,29 @@ def test_a_tile_sheared_by_a_steep_view_is_read_along_its_face(shipped_reader: T
     photo = next(p for p in labelled_photos(SAMPLES) if p.image.name == "scatter-rummy-42.jpg")
     image = load_image(photo.image)
     height, width = image.shape[:2]
-    matrix = tilt_matrix(width, height, 50.0, "y", 45.0)
+    matrix = tilt_matrix(width, height, 50.0, axis, 45.0)
     frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32).reshape(-1, 1, 2)
     matrix = fit_in_frame(cv2.perspectiveTransform(frame, matrix).reshape(-1, 2), width, height) @ matrix
     tilted = cv2.warpPerspective(image, matrix, (width, height))
     faces = [cv2.perspectiveTransform(np.asarray(o, np.float32).reshape(-1, 1, 2), matrix).reshape(-1, 2)
              for o in photo.outlines]
     boxes = np.stack([portrait_order(cv2.boxPoints(cv2.minAreaRect(f))) for f in faces]).astype(np.float32)
+    return tilted, photo.tiles, boxes
+
+
+def test_a_tile_sheared_by_a_steep_view_is_read_along_its_face(shipped_reader: TileReader) -> None:
+    # Read along the face outline, every tile of the side-tilted scatter photo reads right
+    # (without it one does not).
+    tilted, tiles, boxes = scatter_seen_steeply("y")
     read = shipped_reader.read(tilted, TileDetections.from_corners(boxes, np.ones(len(boxes))))
-    assert list(read.labels) == photo.tiles
+    assert list(read.labels) == tiles
 
 
 def test_a_second_box_on_a_sheared_tile_does_not_hide_its_face(shipped_reader: TileReader) -> None:
-    # The same photo tilted 50 degrees the other way (its top recedes). A finder sometimes puts
-    # two boxes on one tile (dropped later as a repeat); the other box's centre lies on the same
-    # face and must not count as another tile's (found by review: both read "none").
-    import cv2
-    from rummi.datasets.real_views import fit_in_frame, tilt_matrix
-    from rummi.vision.evaluation import labelled_photos
-    from rummi.vision.geometry import portrait_order
-
-    photo = next(p for p in labelled_photos(SAMPLES) if p.image.name == "scatter-rummy-42.jpg")
-    image = load_image(photo.image)
-    height, width = image.shape[:2]
-    matrix = tilt_matrix(width, height, 50.0, "x", 45.0)
-    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32).reshape(-1, 1, 2)
-    matrix = fit_in_frame(cv2.perspectiveTransform(frame, matrix).reshape(-1, 2), width, height) @ matrix
-    tilted = cv2.warpPerspective(image, matrix, (width, height))
-    faces = [cv2.perspectiveTransform(np.asarray(o, np.float32).reshape(-1, 1, 2), matrix).reshape(-1, 2)
-             for o in photo.outlines]
-    boxes = np.stack([portrait_order(cv2.boxPoints(cv2.minAreaRect(f))) for f in faces]).astype(np.float32)
+    # The same photo tilted the other way (its top recedes). A finder sometimes puts two boxes
+    # on one tile (dropped later as a repeat); the other box's centre lies on the same face and
+    # must not count as another tile's (found by review: both read "none").
+    tilted, tiles, boxes = scatter_seen_steeply("x")
     doubled = np.concatenate([boxes, boxes[[15, 3]] + 3.0])
     read = shipped_reader.read(tilted, TileDetections.from_corners(doubled, np.ones(len(doubled))))
-    assert [read.labels[i] for i in (3, 15)] == [photo.tiles[3], photo.tiles[15]]
+    assert [read.labels[i] for i in (3, 15)] == [tiles[3], tiles[15]]
