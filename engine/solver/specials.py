@@ -1388,13 +1388,14 @@ def _with(
             (kept if sets.special[k] else table).append(s)
             continue
         left = sets.counts[k] - Counter({t: n for (j, t), n in taken.items() if j == k})
-        if sets.special[k] or (any(t.is_joker for t in left) and not _verdict(_key(left.elements()), pos.edition).valid):
+        with_joker = any(t.is_joker for t in left)
+        if sets.special[k] or (with_joker and not _verdict(_key(left.elements()), pos.edition).valid):
             # its special jokers went to the chosen sets, or what is left of it is no set: a
             # plain joker left behind is freed, and the rest of the turn places it under the
             # preset's joker rules
             freed += _freed_jokers(left, sets.meanings(k, pos.edition))
             loose += [t for t in left.elements() if not t.is_joker]
-        elif any(t.is_joker for t in left):
+        elif with_joker:
             changed.append(len(table))
             origin[len(table)] = k
             table.append(tuple(left.elements()))
