@@ -30,6 +30,7 @@ from rummi.vision.onnx_model import DEFAULT_THREADS, default_models_dir, load_on
 from rummi.vision.photo_quality import PhotoQuality, assess
 from rummi.vision.rack import RackEvidence
 from rummi.vision.reader import TileReader
+from rummi.vision.set_rules import mend_by_set_rules
 from rummi.vision.uncertainty import uncertain_tiles
 from rummi.vision.white_balance import FACE_SAMPLE, balanced, face_gains, noticeable
 
@@ -215,9 +216,10 @@ class Scanner:
         if not self.set_mates:
             return found, layout
         weighed = self.reader.agree_with_set_mates(found, layout.groups, edition, settled=settled)
-        if np.array_equal(weighed.corners, found.corners):
-            return weighed, layout
-        return weighed, lay_out(weighed, kind, *self._rack_signs(rack))
+        if not np.array_equal(weighed.corners, found.corners):
+            layout = lay_out(weighed, kind, *self._rack_signs(rack))
+        # then an unsure tile whose set its reading breaks, by the set's rules (not a rack's)
+        return mend_by_set_rules(weighed, layout.sets, self.reader.tile_names, edition, settled), layout
 
     @staticmethod
     def _rack_signs(rack: RackEvidence | None) -> tuple[np.ndarray | None, BarBetween | None]:
