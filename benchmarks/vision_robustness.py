@@ -469,6 +469,9 @@ def main() -> int:
     parser.add_argument("--no-set-mates", action="store_true",
                         help="each tile's way up as the reader alone saw it, not weighed by its set-mates "
                              "(the scanner before issue 15's set-mates step, to compare)")
+    parser.add_argument("--no-set-rules", action="store_true",
+                        help="an unsure tile that breaks its set left as read, not re-read by the set's rules "
+                             "(the scanner before vision/set_rules.py, to compare)")
     args = parser.parse_args()
     chosen = [v.strip() for v in args.variants.split(",") if v.strip()]
     unknown = [v for v in chosen if v not in VARIANTS]
@@ -485,6 +488,7 @@ def main() -> int:
     if args.single_look:
         scanner.finder.tile_px = None
     scanner.set_mates = not args.no_set_mates
+    scanner.set_rules = not args.no_set_rules
     cases = real_cases(args.real, args.manifest, args.limit)
     print(f"{len(cases)} held-out real photos, {sum(int(c.counted.sum()) for c in cases)} tiles; "
           f"{args.scenes} generated scenes per print", file=sys.stderr)

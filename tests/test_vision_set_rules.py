@@ -91,3 +91,19 @@ def test_the_scanner_reads_a_laid_set_by_its_rules_but_not_a_rack() -> None:
     assert layout.sets == [[0, 1, 2]] and as_table.labels == ("o12", "b12", "k12")
     as_rack, layout = scanner.weigh_by_set_mates(found, lay_out(found, "rack"), "standard")
     assert layout.rack and as_rack.labels == found.labels  # a rack holds any tiles: no rule to read by
+
+
+def test_an_answer_the_box_does_not_hold_is_never_taken() -> None:
+    # Start Right's box numbers 1-10: the reader's r11 is no answer there (it raised before)
+    found = read_as({"r8": 0.96}, {"r10": 0.6, "r11": 0.3}, {"r7": 0.93})
+    assert mend_by_set_rules(found, [[0, 1, 2]], READER_CLASSES, "start_right") is found
+    fits = read_as({"r8": 0.96}, {"r10": 0.6, "r11": 0.1, "r9": 0.25}, {"r7": 0.93})
+    assert mend_by_set_rules(fits, [[0, 1, 2]], READER_CLASSES, "start_right").labels == ("r8", "r9", "r7")
+
+
+def test_two_nearly_as_likely_mends_change_nothing_and_a_mend_stays_under_the_flag_line() -> None:
+    near = read_as({"o5": 0.95}, {"k5": 0.6, "b5": 0.16, "r5": 0.15}, {"k5": 0.97})
+    assert mend_by_set_rules(near, [[0, 1, 2]], READER_CLASSES) is near
+    clear = read_as({"o5": 0.95}, {"k5": 0.6, "b5": 0.3, "r5": 0.05}, {"k5": 0.97})
+    mended = mend_by_set_rules(clear, [[0, 1, 2]], READER_CLASSES, flagged_below=0.2)
+    assert mended.labels[1] == "b5" and mended.read_confidence[1] < 0.2

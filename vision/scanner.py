@@ -138,14 +138,15 @@ class Scanner:
     """The loaded models and the pipeline that runs them (safe to share between requests)."""
 
     def __init__(self, finder: TileFinder, reader: TileReader, uncertain_below: float = UNCERTAIN_BELOW,
-                 balance: bool = True, set_mates: bool = True) -> None:
+                 balance: bool = True, set_mates: bool = True, set_rules: bool = True) -> None:
         self.finder = finder
         self.reader = reader
         self.uncertain_below = uncertain_below
         self.balance = balance
-        #: Weigh each tile's way up by its set-mates (:meth:`weigh_by_set_mates`); off only to
-        #: measure what that does.
+        #: Weigh each tile's way up by its set-mates, and re-read an unsure tile by the rules of
+        #: its set (:meth:`weigh_by_set_mates`); each off only to measure what it does.
         self.set_mates = set_mates
+        self.set_rules = set_rules
 
     @classmethod
     def load(cls, models_dir: str | Path | None = None, threads: int | None = DEFAULT_THREADS) -> Scanner:
@@ -209,17 +210,21 @@ class Scanner:
     def weigh_by_set_mates(self, found: TileDetections, layout: Layout, edition: str,
                            kind: LayoutKind = "table", rack: RackEvidence | None = None, *,
                            settled: np.ndarray | None = None) -> tuple[TileDetections, Layout]:
-        """Each tile's way up weighed by the tiles it was laid with
+        """Each tile weighed by the tiles it was laid with: its way up by its set-mates
         (:meth:`TileReader.agree_with_set_mates`: an upright 6 among upright tiles is no 9
-        turned round), and the layout again where a tile turned (its reading order).
+        turned round), and the layout again where a tile turned (its reading order); then an
+        unsure tile whose reading breaks its set, by the set's rules (a rack's tiers are no
+        sets: :func:`vision.set_rules.mend_by_set_rules`, the tile left flagged).
         ``settled``: tiles read before (the watch's) that are mates but stay as read."""
-        if not self.set_mates:
-            return found, layout
-        weighed = self.reader.agree_with_set_mates(found, layout.groups, edition, settled=settled)
-        if not np.array_equal(weighed.corners, found.corners):
-            layout = lay_out(weighed, kind, *self._rack_signs(rack))
-        # then an unsure tile whose set its reading breaks, by the set's rules (not a rack's)
-        return mend_by_set_rules(weighed, layout.sets, self.reader.tile_names, edition, settled), layout
+        if self.set_mates:
+            weighed = self.reader.agree_with_set_mates(found, layout.groups, edition, settled=settled)
+            if not np.array_equal(weighed.corners, found.corners):
+                layout = lay_out(weighed, kind, *self._rack_signs(rack))
+            found = weighed
+        if self.set_rules:
+            found = mend_by_set_rules(found, layout.sets, self.reader.tile_names, edition, settled,
+                                      flagged_below=self.uncertain_below)
+        return found, layout
 
     @staticmethod
     def _rack_signs(rack: RackEvidence | None) -> tuple[np.ndarray | None, BarBetween | None]:
