@@ -101,6 +101,9 @@ def main() -> int:
                         help="chance of a long think (30-120 s of still table) before a turn (default 0)")
     parser.add_argument("--pauses", type=float, default=0.0,
                         help="chance that a player makes a turn in two parts, pausing between (default 0)")
+    parser.add_argument("--no-set-rules", action="store_true",
+                        help="an unsure tile that breaks its set left as read (the scanner before "
+                             "vision/set_rules.py, to compare)")
     args = parser.parse_args()
     if (args.minutes is not None and args.minutes <= 0 or not 0 <= args.idle <= 1 or args.videos < 1
             or not 0 <= args.pauses <= 1):
@@ -111,6 +114,7 @@ def main() -> int:
           f"load average {_load()}", flush=True)
     began = time.monotonic()
     scanner = Scanner.load()
+    scanner.set_rules = not args.no_set_rules
     bank = sample_tile_bank()
     exact = turns = false = paused = overturned = overturned_illegal = 0
     hours = 0.0
