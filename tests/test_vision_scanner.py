@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from rummi.api.cli import main as rummi
 from rummi.engine.notation import parse_tile
+from rummi.vision.detections import TileDetections
 from rummi.vision.evaluation import evaluate, labelled_photos
 from rummi.vision.image_io import load_image
 from rummi.vision.scanner import Scanner, ScanResult
@@ -68,17 +69,31 @@ def test_asking_the_finder_for_weaker_boxes_keeps_the_sure_ones_as_they_were(sca
 
 
 def test_a_tile_found_as_two_halves_is_read_as_one(scanner: Scanner) -> None:
-    # A real k3 crop with a deep dimple, lying alone: the finder boxes its number and its logo
-    # apart, and neither half reads surely (the number's half read as k10 at 0.41). Read
-    # together, the two halves are the k3.
+    # A real k3 crop with a deep dimple, lying alone. The finder before 2026-12-05 boxed its
+    # number and its logo apart (the number's half read as k10 at 0.41); the one shipped now
+    # boxes it whole, so its box is cut in two here as that finder did. Read together, the two
+    # halves are the k3 (vision/reader.py _join_halves), and the other half is no tile.
     from rummi.datasets.videos import TableView, sample_tile_bank
 
     view = TableView(np.random.default_rng(0), (1280, 720), sample_tile_bank(), "wood")
     photo = view.draw({11: ("k2", "k3", "k4", "k5"), 12: ("k3",), 14: ("o7", "o8", "o9")})
-    assert len(scanner.finder.find(photo)) == 9  # eight tiles, one found as two boxes
-    result = scanner.scan(photo, kind="table")
-    assert sorted(map(str, result.tiles)) == sorted("k2 k3 k4 k5 k3 o7 o8 o9".split())
-    assert not result.uncertain
+    found = scanner.finder.find(photo)
+    assert len(found) == 8
+    lone = int(np.argmin(np.linalg.norm(found.centers - np.asarray(view.slot_origin(12)), axis=1)))
+    top_left, top_right, bottom_right, bottom_left = found.corners[lone]
+    middle_left, middle_right = (top_left + bottom_left) / 2, (top_right + bottom_right) / 2
+    halves = np.stack([[top_left, top_right, middle_right, middle_left],
+                       [middle_left, middle_right, bottom_right, bottom_left]]).astype(np.float32)
+    boxes = np.concatenate([np.delete(found.corners, lone, axis=0), halves])
+    scores = np.concatenate([np.delete(found.find_confidence, lone), [0.8, 0.8]]).astype(np.float32)
+    read = scanner.reader.read(photo, TileDetections.from_corners(boxes, scores))
+    tiles = read[read.counted_as_tiles(scanner.uncertain_below)]
+    assert sorted(tiles.labels) == sorted("k2 k3 k4 k5 k3 o7 o8 o9".split())
+    k3s = [i for i, label in enumerate(tiles.labels) if label == "k3"]
+    lone_k3 = min(k3s, key=lambda i: float(np.linalg.norm(tiles.centers[i] - found.centers[lone])))
+    # the whole tile's box (both halves together), read surely
+    assert np.linalg.norm(tiles.centers[lone_k3] - found.centers[lone]) < 0.1 * found.heights[lone]
+    assert tiles.read_confidence[lone_k3] >= scanner.uncertain_below
 
 
 def test_corners_are_inside_the_photo_and_follow_the_tile(scatter_scan: ScanResult) -> None:
@@ -383,17 +398,33 @@ def test_the_scan_drops_a_repeat_with_the_boxes_it_refused(scanner: Scanner, mon
     assert len(result.found) == len(plain) - int((~scanner.reader.read(photo, plain).read_as_tiles).sum())
 
 
-@pytest.mark.parametrize(("seed", "surface"), [(4, "plain"), (9, "plain")])
-def test_a_6_the_reader_alone_takes_for_a_turned_9_is_a_6_beside_its_upright_mates(
-        scanner: Scanner, seed: int, surface: str) -> None:
-    # Real tile crops (the bundled photos' b6, b7, b8) laid as one run on a generated table:
-    # the reader alone half takes the upright b6 for a b9 turned round; its mates, surely
-    # upright, tell it is a 6 (vision/reader.py agree_with_set_mates).
+def test_a_6_the_reader_half_takes_for_a_turned_9_is_a_6_beside_its_upright_mates(scanner: Scanner) -> None:
+    # Real tile crops (the bundled photos' b6, b7, b8) laid as one run on a generated table. The
+    # finder before 2026-12-05 gave the b6 a box the reader alone half took for a b9 turned
+    # round; the one shipped now boxes it so that it reads right. So that reader's belief is put
+    # back on the real scan's b6: its mates, read surely upright, tell it is a 6
+    # (vision/reader.py agree_with_set_mates), in the scanner's own step.
     from rummi.datasets.videos import TableView, sample_tile_bank
+    from rummi.vision.layout import lay_out
 
-    image = TableView(np.random.default_rng(seed), (640, 360), sample_tile_bank(), surface).draw({0: ("b6", "b7", "b8")})
-    alone = Scanner(scanner.finder, scanner.reader, set_mates=False).scan(image)
-    assert [[str(t) for t in s] for s in alone.sets] == [["b9", "b7", "b8"]]
-    weighed = scanner.scan(image)
-    assert [[str(t) for t in s] for s in weighed.sets] == [["b6", "b7", "b8"]]
-    assert not weighed.found.upside_down.any()  # the 6 now faces as its mates do
+    image = TableView(np.random.default_rng(4), (640, 360), sample_tile_bank(), "plain").draw({0: ("b6", "b7", "b8")})
+    scan = scanner.scan(image)
+    assert [[str(t) for t in s] for s in scan.sets] == [["b6", "b7", "b8"]]
+    found = scan.found
+    six = list(found.labels).index("b6")
+    names = scanner.reader.tile_names
+    belief = np.full((2, len(names)), 1e-6, np.float32)
+    belief[0, names.index("b9")], belief[1, names.index("b6")] = 0.64, 0.30  # as it lies: a 9
+    corners, probabilities = found.corners.copy(), found.read_probabilities.copy()
+    corners[six] = np.roll(corners[six], 2, axis=0)  # the box the other way round
+    probabilities[six] = belief
+    labels = list(found.labels)
+    labels[six] = "b9"
+    confidence = found.read_confidence.copy()
+    confidence[six] = 0.64
+    half = found.with_reads(corners, labels, confidence, probabilities)
+    alone = Scanner(scanner.finder, scanner.reader, set_mates=False, set_rules=False)
+    assert alone.weigh_by_set_mates(half, lay_out(half, "table"), "standard")[0].labels[six] == "b9"
+    weighed, layout = scanner.weigh_by_set_mates(half, lay_out(half, "table"), "standard")
+    assert [[weighed.labels[i] for i in s] for s in layout.sets] == [["b6", "b7", "b8"]]
+    assert not weighed.upside_down.any()  # the 6 now faces as its mates do
