@@ -61,6 +61,7 @@ def mend_by_set_rules(found: TileDetections, sets: Iterable[Sequence[int]], tile
     answers = {name: tile for name in tile_names if _numbered(name) and (tile := _tile(name, edition)) is not None}
     labels = list(found.labels)
     confidence = found.read_confidence.copy()
+    under_the_line = float(np.nextafter(np.float32(flagged_below), np.float32(0)))  # as the confidences are kept
     for members in sets:
         members = [int(i) for i in members]
         tiles = [_tile(labels[i], edition) for i in members]
@@ -85,13 +86,14 @@ def mend_by_set_rules(found: TileDetections, sets: Iterable[Sequence[int]], tile
             continue  # two readings nearly as likely: the photo does not say which
         belief, i, name = options[0]
         labels[i] = name
-        confidence[i] = min(float(confidence[i]), belief, float(np.nextafter(np.float32(flagged_below), np.float32(0))))
+        confidence[i] = min(float(confidence[i]), belief, under_the_line)
     if labels == list(found.labels):
         return found
     return found.with_reads(found.corners, labels, confidence, probabilities)
 
 
 def _numbered(name: str) -> bool:
+    """Whether a reader answer names a numbered tile (``k12``), not a joker or "none"."""
     return len(name) >= 2 and name[0] in "kbor" and name[1:].isdigit()
 
 
@@ -100,5 +102,5 @@ def _tile(label: str | None, edition: str) -> Tile | None:
         return None
     try:
         return parse_tile(label, edition)
-    except (RummiError, ValueError):
+    except RummiError:  # not a tile of this box (Start Right has no 11), or no tile at all
         return None
