@@ -12,7 +12,7 @@ already no table, and a rack on such a table was lost to it.
 
 So for each tile read, the darkest band of the strip just below its bottom edge *in its own
 frame* (where a rack's ledge is, whichever way the photo was taken, also from across the table;
-the band, not the whole strip, since a box may end a little above the tile's foot) is compared
+the band, not the whole strip, since a box may end a little above or below the tile's foot) is compared
 with the tiles' faces (the median plastic of up to 24 of them, so one tile in a shadow does not
 decide, or the tile's own face where that is darker: a shadow across a tile darkens the table
 under it as much): a ledge is much darker than a face and has hardly any colour. The layout
@@ -33,11 +33,15 @@ from rummi.vision.geometry import warp_crop
 from rummi.vision.white_balance import FACE_SAMPLE, plastic_colour
 
 #: Strip below a tile looked at, in tile heights, and the share of the tile's width kept
-#: (centred). Deep enough to reach the ledge when the finder's box ends a little above or below
-#: the tile's foot (in a dark or blurred photo it often does); the ledge is the strip's darkest
+#: (centred). Deep enough to reach the ledge when the finder's box ends a little above the
+#: tile's foot (in a dark or blurred photo it often does), and starting ``STRIP_RISE`` inside
+#: the box, for a box that ends a little below the foot, over the ledge itself (the finder of
+#: 2026-12-05 boxes a rack's lower tier so at times: under the box's bottom edge there was
+#: only table, and 2 of the warm-cast rack photos were lost); the ledge is the strip's darkest
 #: band of ``LEDGE_BAND`` of its ``STRIP_ROWS`` rows (a ledge is shallow, and the tier below
 #: may start soon after it).
 STRIP_DEPTH = 0.3
+STRIP_RISE = 0.1
 STRIP_WIDTH = 0.8
 STRIP_ROWS = 12
 LEDGE_BAND = 4
@@ -112,9 +116,10 @@ class RackEvidence:
         strips, where = [], []
         for i in range(len(found)):
             top_left, top_right, bottom_right, bottom_left = found.corners[i].astype(np.float32)
-            down = (bottom_left - top_left + bottom_right - top_right) / 2 * STRIP_DEPTH
+            height = (bottom_left - top_left + bottom_right - top_right) / 2
+            down, up = height * STRIP_DEPTH, height * STRIP_RISE
             inset = (bottom_right - bottom_left) * (1 - STRIP_WIDTH) / 2
-            strip = np.array([bottom_left + inset, bottom_right - inset, bottom_right - inset + down,
+            strip = np.array([bottom_left + inset - up, bottom_right - inset - up, bottom_right - inset + down,
                               bottom_left + inset + down], np.float32)
             if not self._inside(strip):
                 continue  # the photo ends below the tile: nothing to go by
