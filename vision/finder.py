@@ -11,8 +11,8 @@ Two kinds of export are understood, told apart by ``model.json``'s ``task``:
 * ``detect``: upright boxes, output ``(1, 4 + classes, anchors)``. Corners are the box's.
 
 A detector finds reliably only tiles about the size it was taught on (``tile_px`` in
-``model.json``: the 1st and 99th percentile of its training tiles' short side, in its input
-pixels). Photos are not all like that: a phone tilted far off the table shows the far tiles a
+``model.json``, in its input pixels: about the 1st and 99th percentile of its training tiles'
+short side; the model card says how its range was chosen). Photos are not all like that: a phone tilted far off the table shows the far tiles a
 few pixels wide, a close-up shows one tile across half the frame. So when the whole-photo look
 finds a tile below that range, the finder looks again at twice the resolution through
 overlapping windows; when it finds one above it (or nothing at all), it looks again with the
@@ -90,8 +90,8 @@ class TileFinder:
         self.confidence_threshold: float = float(model.meta.get("conf", 0.35))
         self.overlap_threshold: float = float(model.meta.get("iou", 0.5))
         self.refine_angles: bool = bool(model.meta.get("refine_angles", True))
-        #: (smallest, largest) short side of the tiles it was taught on, in input pixels; None:
-        #: unknown, so the finder never looks twice.
+        #: (smallest, largest) short side of the tiles it finds reliably (about those it was
+        #: taught on), in input pixels; None: unknown, so the finder never looks twice.
         tile_px = model.meta.get("tile_px")
         self.tile_px: tuple[float, float] | None = (float(tile_px[0]), float(tile_px[1])) if tile_px else None
         if self.task not in ("obb", "detect"):
