@@ -10,9 +10,10 @@ table around (the photo's outer band). That last yardstick is asked only where t
 is itself grey: next to a coloured one, however dark (near-black wood), a colourless strip is
 already no table, and a rack on such a table was lost to it.
 
-So for each tile read, the darkest band of the strip just below its bottom edge *in its own
-frame* (where a rack's ledge is, whichever way the photo was taken, also from across the table;
-the band, not the whole strip, since a box may end a little above or below the tile's foot) is compared
+So for each tile read, the darkest band of the strip across its bottom edge, a little inside
+and further below, *in its own frame* (where a rack's ledge is, whichever way the photo was
+taken, also from across the table; the band, not the whole strip, since a box may end a little
+above or below the tile's foot) is compared
 with the tiles' faces (the median plastic of up to 24 of them, so one tile in a shadow does not
 decide, or the tile's own face where that is darker: a shadow across a tile darkens the table
 under it as much): a ledge is much darker than a face and has hardly any colour. The layout
