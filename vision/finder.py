@@ -12,12 +12,13 @@ Two kinds of export are understood, told apart by ``model.json``'s ``task``:
 
 A detector finds reliably only tiles about the size it was taught on (``tile_px`` in
 ``model.json``, in its input pixels: about the 1st and 99th percentile of its training tiles'
-short side; the model card says how its range was chosen). Photos are not all like that: a
-phone tilted far off the table shows the far tiles a few pixels wide, a close-up shows one tile
-across half the frame. So when the whole-photo look finds a tile below that range, the finder
-looks again at twice the resolution through overlapping windows; when it finds one above it (or nothing at all), it looks again with the
-photo shrunk to half the input. The looks' boxes are merged by rotated NMS. A photo whose
-tiles all lie in the range (most photos) gets the one look it always had.
+short side; the model card says how its range was chosen). Photos are not all like that: a phone
+tilted far off the table shows the far tiles a few pixels wide, a close-up shows one tile across
+half the frame. So when the whole-photo look finds a tile below that range, the finder looks
+again at twice the resolution through overlapping windows; when it finds one above it (or
+nothing at all), it looks again with the photo shrunk to half the input. The looks' boxes are
+merged by rotated NMS. A photo whose tiles all lie in the range (most photos) gets the one look
+it always had.
 """
 
 from __future__ import annotations
