@@ -26,10 +26,10 @@ from rummi.engine.errors import RummiError
 from rummi.engine.melds import classify
 from rummi.engine.notation import parse_tile
 from rummi.engine.tiles import Tile
+from rummi.vision.classes import TILE_CLASSES
 from rummi.vision.detections import TileDetections
+from rummi.vision.reader import SURE_ENOUGH  # a reading this sure is kept, valid set or not
 
-#: A reading at least this sure (as the reader merged its jokers and ways up) is kept, valid set or not.
-SURE_ENOUGH = 0.9
 #: The answer taken instead must have had at least this share of the reader's belief: the
 #: right answer of a misread tile often has only a few hundredths (a teal 6 read black in a
 #: dim photo: 0.04), and the set's rules, not this line, are what choose it (the generated
@@ -58,7 +58,7 @@ def mend_by_set_rules(found: TileDetections, sets: Iterable[Sequence[int]], tile
         box = get_edition(edition)
     except RummiError:
         return found
-    answers = {name: tile for name in tile_names if _numbered(name) and (tile := _tile(name, edition)) is not None}
+    answers = {name: tile for name in tile_names if name in _NUMBERED and (tile := _tile(name, edition)) is not None}
     labels = list(found.labels)
     confidence = found.read_confidence.copy()
     under_the_line = float(np.nextafter(np.float32(flagged_below), np.float32(0)))  # as the confidences are kept
@@ -92,9 +92,8 @@ def mend_by_set_rules(found: TileDetections, sets: Iterable[Sequence[int]], tile
     return found.with_reads(found.corners, labels, confidence, probabilities)
 
 
-def _numbered(name: str) -> bool:
-    """Whether a reader answer names a numbered tile (``k12``), not a joker or "none"."""
-    return len(name) >= 2 and name[0] in "kbor" and name[1:].isdigit()
+#: The reader's answers that name a numbered tile (``k12``): every class but the joker and "none".
+_NUMBERED = frozenset(name for name in TILE_CLASSES if name != "J")
 
 
 def _tile(label: str | None, edition: str) -> Tile | None:
