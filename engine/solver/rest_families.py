@@ -9,9 +9,10 @@ special sets took (and which they left loose), a few tiles of a 40-tile table. O
 the dynamic programme over the family's rack and the table tiles that every rest of it must
 place, with the tiles only some of them must place as *spares* (placed or not, at no gain),
 bounds every rest of the family: each rest's play is a play of that relaxed position. Its old
-sets are the table's sets that no rest of the family touches (the *core*); every other old
-set counts as kept, so the bound holds for the old sets kept too. A few families hold the
-hundreds of rests of a mid-game hint.
+sets are the table's sets every rest may keep (the *core*: the search passes every set without
+a special joker); a rest keeps one only where its tiles are still there, and the walk keeps it
+only where its tiles, the fewest any rest places or spares, are there, so the bound holds for
+the old sets kept too. A few families hold the hundreds of rests of a mid-game hint.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class FamilyBound:
         the numbered table tiles its rests must place (a rest has no table joker), one count
         per rest or any counts whose per-kind fewest and most are the rests' (the Twist search
         passes just those two, ``specials._family_bounds``: only they are read); ``core``:
-        the old sets every rest of the family holds whole (their tiles are in every table).
+        the old sets any rest of the family may keep whole (every other set it cannot keep).
         ``relaxed``: ``Position(core, rack, ...)`` where the caller has it (the Twist search
         reads a core's sets once for its families), never changed here."""
         if relaxed is None:
