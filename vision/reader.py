@@ -18,7 +18,8 @@ its box turned a quarter round, then stretched; the most confident reading wins.
 unsure whose box does not follow the face the pixels show (a tile seen at a steep angle is a
 parallelogram) is read along that face (:mod:`vision.face_outline`) where that read is sure. A tile read
 black whose ink is blue next to its own plastic is read blue (a far tile's few pixels of blue
-ink, :func:`vision.white_balance.ink_blueness`).
+ink, :func:`vision.white_balance.ink_blueness`). One still unsure that shows a die's pips is
+no tile (:mod:`vision.dice`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import cv2
 import numpy as np
 from rummi.vision.classes import joker_names
 from rummi.vision.detections import TileDetections
+from rummi.vision.dice import shows_pips
 from rummi.vision.face_outline import face_outline, overlap, skew_degrees
 from rummi.vision.geometry import CROP_SIZE, portrait_order, warp_crop
 from rummi.vision.onnx_model import ModelError, OnnxModel
@@ -143,6 +145,7 @@ class TileReader:
         self._read_face_outlines(image_bgr, found, unsure, corners, probabilities)
         self._join_halves(image_bgr, found.corners, corners, probabilities)
         self._weigh_by_ink(image_bgr, corners, probabilities)
+        self._refuse_dice(image_bgr, corners, probabilities)
         labels, confidence, turned, _ = self._decide(probabilities, edition)
         corners[turned] = np.roll(corners[turned], 2, axis=1)
         probabilities[turned] = probabilities[turned, ::-1]  # kept as the corners now lie
@@ -321,6 +324,17 @@ class TileReader:
                 moved = probabilities[i][:, pairs[:, 0]] * (1 - BLACK_DESPITE_BLUE_INK)
                 probabilities[i][:, pairs[:, 0]] -= moved
                 probabilities[i][:, pairs[:, 1]] += moved
+
+    def _refuse_dice(self, image_bgr: np.ndarray, corners: np.ndarray, probabilities: np.ndarray) -> None:
+        """A box still read unsurely whose crop shows a die's pips (:func:`vision.dice.shows_pips`)
+        holds no tile, in place: the reader, which knows numbers, reads pips as one it is unsure
+        of. Only unsure reads are looked at: a tile read surely is a tile."""
+        if self.none_column is None:
+            return
+        for i in np.flatnonzero(self._sureness(probabilities) < SURE_ENOUGH):
+            if shows_pips(self.crop(image_bgr, corners[i])):
+                probabilities[i] = 0.0
+                probabilities[i, 0, self.none_column] = 1.0
 
     def _jokers_merged(self, probabilities: np.ndarray) -> np.ndarray:
         """The probabilities with the joker's colours added up into the first joker column
