@@ -3,8 +3,9 @@
 The Twist search (:mod:`engine.solver.specials`) lays out the rest of the turn once per choice
 of special sets, hundreds per hint on a mid-game table, and most of them only to prove that
 the rest cannot beat the best play found: the bound it had (every rack tile some plain set
-could hold) rarely tells one rest from another. The rests whose special sets take the same
-rack tiles form a *family*: they have the same rack and differ only in which table tiles the
+could hold) rarely tells one rest from another. Rests whose special sets take the same
+rack tiles form a *family* (the search groups them by one table tile taken too,
+``specials.FAMILY_DEPTH``): they have the same rack and differ only in which table tiles the
 special sets took (and which they left loose), a few tiles of a 40-tile table. One walk of
 the dynamic programme over the family's rack and the table tiles that every rest of it must
 place, with the tiles only some of them must place as *spares* (placed or not, at no gain),
@@ -12,7 +13,7 @@ bounds every rest of the family: each rest's play is a play of that relaxed posi
 sets are the table's sets every rest may keep (the *core*: the search passes every set without
 a special joker); a rest keeps one only where its tiles are still there, and the walk keeps it
 only where its tiles, the fewest any rest places or spares, are there, so the bound holds for
-the old sets kept too. A few families hold the hundreds of rests of a mid-game hint.
+the old sets kept too. A few dozen families hold the hundreds of rests of a mid-game hint.
 """
 
 from __future__ import annotations

@@ -1218,13 +1218,31 @@ def _bounder(
     return bound
 
 
+#: How many kinds of table tiles the rests of one family take alike (:func:`_family_of`). A family of
+#: every rest taking the same rack tiles (depth 0) lets its walk place or leave every table
+#: tile some rest takes: loose (it plays whole racks no rest can) and slow (a Twist hint's dozen
+#: such walks cost more than the rests they settled). With the best play known, on the Twist
+#: class's seeds 23 and 6: depth 0 settles 159 and 285 of their 654 and 670 rests in about
+#: 240 ms, depth 1 607 and 569 in 35 and 28 ms, depth 2 640 and 657 in 69 and 51 ms. The
+#: whole search, seeds 0-29 (cpu, best of 3, twice): depth 1 median 48 ms, sum 1.6 s, worst
+#: 122 ms, against depth 0's 51-53, 1.9-2.0 s, 175; depth 1 then 2, or 0 then 1, cost more.
+FAMILY_DEPTH = 1
+
+
+def _family_of(key: tuple) -> tuple:
+    """A rest's family: the rack tiles its special sets take, and the first
+    :data:`FAMILY_DEPTH` kinds of numbered table tiles they take (by name)."""
+    taken = sorted({t for _, t in key[1] if not t.is_joker}, key=str)
+    return key[0], tuple(taken[:FAMILY_DEPTH])
+
+
 def _family_bounds(
-    pos: Position, opened: bool, objective: Objective, rests: dict[tuple, list], cache: dict | None = None
+    pos: Position, opened: bool, objective: Objective, rests: dict[tuple, list], cache: dict | None = None,
 ) -> Callable[[tuple, tuple[int, int, int]], tuple[int, int, int] | None] | None:
     """The bound of each rest's family (:class:`FamilyBound`: the rests whose special sets take
-    the same rack tiles) on the whole play's score, given the best score so far (its walks
-    prune below what the family must reach to beat it); ``None`` per rest where the family has
-    none. Where the table holds a plain joker (a rest may then hold a table joker, which the
+    the same rack tiles and the same first table tile, :func:`_family_of`) on the
+    whole play's score, given the best score so far (its walks prune below what the family
+    must reach to beat it); ``None`` per rest where the family has none. Where the table holds a plain joker (a rest may then hold a table joker, which the
     relaxation does not model) or before the opening: ``None``. ``cache``: the search's table
     positions (:func:`_sub_position`): the families share their table's reading."""
     if not opened or any(t.is_joker and not _is_special(t) for s in pos.table_sets_in for t in s):
@@ -1237,7 +1255,7 @@ def _family_bounds(
     specials_at = [k for k, held in enumerate(holds) if held]
     keys_of: dict[tuple, list[tuple]] = {}
     for key in rests:
-        keys_of.setdefault(key[0], []).append(key)
+        keys_of.setdefault(_family_of(key), []).append(key)
     made: dict[tuple, tuple[FamilyBound, tuple[int, int]]] = {}
 
     def table_range(keys: list[tuple]) -> tuple[Counter, Counter]:
@@ -1260,14 +1278,14 @@ def _family_bounds(
             high[t] += max(changes)
         return low, high
 
-    def made_for(rack: tuple) -> tuple[FamilyBound, tuple[int, int]]:
+    def made_for(name: tuple) -> tuple[FamilyBound, tuple[int, int]]:
         """The family's bound and the score of its rack tiles (the special sets'), as
         :func:`part_score` counts it, but for the old sets kept. Its old sets are every table
         set without a special joker, those some rests take tiles from too: the walk keeps such
         a set only where its tiles (the fewest a rest places, or spares) are there, which
         bounds what a rest keeps far closer than counting every set outside an untouched core
         as kept (Twist mid-game seeds 0-29: median 62.3 -> 50.9 ms, with the rests solved once)."""
-        keys = keys_of[rack]
+        keys, rack = keys_of[name], name[0]
         core = [s for k, s in enumerate(sets) if not holds[k]]
         left = list((Counter(pos.rack_in) - Counter(rack)).elements())
         relaxed = _sub_position(core, left, pos, pos.rules, cache)
@@ -1280,10 +1298,10 @@ def _family_bounds(
         """The bound of ``key``'s family on the whole play: its rack tiles, the walk's best
         and the sets holding a special joker that the rest's special sets leave as they are
         (kept whole: the walk knows only the sets without one)."""
-        rack = key[0]
-        if rack not in made:
-            made[rack] = made_for(rack)
-        bound, score = made[rack]
+        name = _family_of(key)
+        if name not in made:
+            made[name] = made_for(name)
+        bound, score = made[name]
         broken = {k for k, _ in key[1] if k != TABLE}
         mine = (*score, sum(1 for k in specials_at if k not in broken))
         most = bound.at_most(less(best, mine))
