@@ -19,7 +19,6 @@ the old sets kept too. A few dozen families hold the hundreds of rests of a mid-
 from __future__ import annotations
 
 import copy
-from collections import Counter
 from collections.abc import Sequence
 
 from rummi.engine.solver import dp
@@ -37,27 +36,23 @@ class FamilyBound:
         self,
         pos: Position,
         rack: Sequence[Tile],
-        tables: Sequence[Counter[Tile]],
+        tables: tuple[Sequence[int], Sequence[int]],
         core: Sequence[Sequence[Tile]],
         objective: Objective,
         relaxed: Position | None = None,
     ) -> None:
         """``pos``: the whole turn (edition, rules); ``rack``: the family's rack; ``tables``:
-        the numbered table tiles its rests must place (a rest has no table joker), one count
-        per rest or any counts whose per-kind fewest and most are the rests' (the Twist search
-        passes just those two, ``specials._family_bounds``: only they are read); ``core``:
-        the old sets any rest of the family may keep whole (every other set it cannot keep).
-        ``relaxed``: ``Position(core, rack, ...)`` where the caller has it (the Twist search
-        reads a core's sets once for its families), never changed here."""
+        the fewest and the most numbered table tiles of each kind (by the relaxed position's
+        index, :meth:`Position.index`) that a rest of the family must place (a rest has no
+        table joker); ``core``: the old sets any rest of the family may keep whole (every other
+        set it cannot keep). ``relaxed``: ``Position(core, rack, ...)`` where the caller has it
+        (the Twist search reads a core's sets once for its families), never changed here."""
         if relaxed is None:
             relaxed = Position(core, rack, pos.edition, pos.rules)
         relaxed = copy.copy(relaxed)  # its table counts are set below
-        counts = [[0] * relaxed.size for _ in tables]
-        for count, table in zip(counts, tables):
-            for t, n in table.items():
-                count[relaxed.index(t)] += n
-        relaxed.table_count = [min(c) for c in zip(*counts)]
-        self._spares = [max(c) - low for c, low in zip(zip(*counts), relaxed.table_count)]
+        fewest, most = tables
+        relaxed.table_count = list(fewest)
+        self._spares = [high - low for low, high in zip(fewest, most)]
         self._relaxed = relaxed
         self._objective = objective
         self._best: Score | None = None  # the relaxed position's best, once walked

@@ -1253,29 +1253,42 @@ def _family_bounds(
     # sets without a special joker, and the broken ones with one (their tiles left loose)
     base = Counter(t for k, s in enumerate(sets) if not holds[k] for t in s)
     specials_at = [k for k, held in enumerate(holds) if held]
+    core = [s for k, s in enumerate(sets) if not holds[k]]  # the old sets every family's walk may keep
     keys_of: dict[tuple, list[tuple]] = {}
     for key in rests:
         keys_of.setdefault(_family_of(key), []).append(key)
     made: dict[tuple, tuple[FamilyBound, tuple[int, int]]] = {}
 
-    def table_range(keys: list[tuple]) -> tuple[Counter, Counter]:
-        """The fewest and the most numbered table tiles of each kind that a rest of ``keys``
-        must place: all a family bound reads of its rests' tables. Each rest's table is
-        ``base`` and a few tiles more (its broken sets') or fewer (those its special sets
-        take), so only those kinds are compared across the rests, not ``base`` copied per rest
-        (that was most of making a family's bound)."""
+    counted: list[list[int]] = []  # ``base`` by the relaxed positions' index, made once
+
+    def table_range(keys: list[tuple], relaxed: Position) -> tuple[list[int], list[int]]:
+        """The fewest and the most numbered table tiles of each kind (by ``relaxed``'s index)
+        that a rest of ``keys`` must place: all a family bound reads of its rests' tables.
+        Each rest's table is ``base`` and a few tiles more (its broken sets') or fewer (those
+        its special sets take), so only those kinds are compared across the rests, in plain
+        dicts (``base`` copied per rest, then a Counter per rest, were most of making a
+        family's bound)."""
+        if not counted:
+            counted.append([0] * relaxed.size)
+            for t, n in base.items():
+                counted[0][relaxed.index(t)] += n
         deltas = []
         for key in keys:
-            delta: Counter = Counter()
+            delta: dict[Tile, int] = {}
             for k in {k for k, _ in key[1] if k != TABLE}:
-                delta.update(t for t in sets[k] if not t.is_joker)
-            delta.subtract(t for _, t in key[1] if not t.is_joker)
+                for t in sets[k]:
+                    if not t.is_joker:
+                        delta[t] = delta.get(t, 0) + 1
+            for _, t in key[1]:
+                if not t.is_joker:
+                    delta[t] = delta.get(t, 0) - 1
             deltas.append(delta)
-        low, high = base.copy(), base.copy()
+        low, high = list(counted[0]), list(counted[0])
         for t in set().union(*deltas):
             changes = [delta.get(t, 0) for delta in deltas]
-            low[t] += min(changes)
-            high[t] += max(changes)
+            i = relaxed.index(t)
+            low[i] += min(changes)
+            high[i] += max(changes)
         return low, high
 
     def made_for(name: tuple) -> tuple[FamilyBound, tuple[int, int]]:
@@ -1286,13 +1299,12 @@ def _family_bounds(
         bounds what a rest keeps far closer than counting every set outside an untouched core
         as kept (Twist mid-game seeds 0-29: median 62.3 -> 50.9 ms, with the rests solved once)."""
         keys, rack = keys_of[name], name[0]
-        core = [s for k, s in enumerate(sets) if not holds[k]]
         left = list((Counter(pos.rack_in) - Counter(rack)).elements())
         relaxed = _sub_position(core, left, pos, pos.rules, cache)
         mine = part_score(pos, list(rack), objective)[:2]
         # the fewest and the most of each kind stand for every rest's table: the bound reads
         # only those (its must-place counts and its spares)
-        return FamilyBound(pos, left, table_range(keys), core, objective, relaxed), mine
+        return FamilyBound(pos, left, table_range(keys, relaxed), core, objective, relaxed), mine
 
     def family(key: tuple, best: tuple[int, int, int]) -> tuple[int, int, int] | None:
         """The bound of ``key``'s family on the whole play: its rack tiles, the walk's best
