@@ -742,8 +742,11 @@ def _may_take(
 
 def _variants(pos: Position, combo: tuple[SpecialSet, ...], pool: _Pool) -> list[tuple[SpecialSet, ...]]:
     """Every other way to source ``combo``'s sets, the table sets named (``pool`` without the
-    :data:`TABLE` source): each leaves the rest of the turn the same tiles or fewer to play,
-    but other old sets whole, so they decide the last criterion (old sets left unchanged)."""
+    :data:`TABLE` source): they may leave other old sets whole, so they decide the last
+    criterion (old sets left unchanged). One may also take from a table set holding a special
+    joker a tile ``combo`` took from the rack, and play more: that play is then also one of
+    another choice of sets among the combinations (taking that tile from that set), whose
+    rest and family bound it (found by a second reader's review, 2026-12-05)."""
     per_set = []
     for c in combo:
         found: dict[tuple, SpecialSet] = {}
