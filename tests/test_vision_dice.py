@@ -7,7 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from rummi.vision.classes import NOT_A_TILE, READER_CLASSES
+from rummi.vision.classes import NOT_A_TILE, READER_CLASSES, TILE_CLASSES
 from rummi.vision.detections import TileDetections
 from rummi.vision.dice import shows_pips
 from rummi.vision.geometry import CROP_SIZE
@@ -60,35 +60,65 @@ def test_a_tiles_number_is_no_pips(text: str) -> None:
         assert not shows_pips(cv2.GaussianBlur(crop, (0, 0), 2.5))  # a far tile's print, melted
 
 
-def test_blobs_in_one_row_or_faint_or_of_two_sizes_are_no_pips() -> None:
+def _marks(*draw) -> np.ndarray:
+    """A blank crop of plastic with dark marks drawn by ``draw`` (callables on the crop)."""
     width, height = CROP_SIZE
-    plastic = np.full((height, width, 3), 230, np.uint8)
-    row = plastic.copy()  # a blurred 11: two blobs side by side
-    for x in (24, 48):
-        cv2.circle(row, (x, 40), 8, (20, 20, 20), -1)
-    assert not shows_pips(row)
-    faint = plastic.copy()  # a joker's eyes and nose seen far off: round, but barely printed
-    for x, y in [(24, 30), (48, 30), (36, 50)]:
-        cv2.circle(faint, (x, y), 6, (180, 180, 180), -1)
-    assert not shows_pips(faint)
-    sizes = plastic.copy()  # a 9 melted to a blob, and the Pressman print's dot under it
-    cv2.circle(sizes, (30, 35), 14, (20, 20, 20), -1)
-    cv2.circle(sizes, (45, 70), 4, (20, 20, 20), -1)
-    assert not shows_pips(sizes)
+    crop = np.full((height, width, 3), 230, np.uint8)
+    for mark in draw:
+        mark(crop)
+    return crop
+
+
+def _dot(x: int, y: int, r: int, ink=(20, 20, 20)):
+    return lambda crop: cv2.circle(crop, (x, y), r, ink, -1, cv2.LINE_AA)
+
+
+#: Marks that pass every rule of a die's pips but one (the rule named), each on its own.
+NOT_PIPS = {
+    "in one row (a blurred 11)": _marks(_dot(24, 40, 8), _dot(48, 40, 8)),
+    "faint (a far joker's eyes and nose)": _marks(*(_dot(x, y, 6, (180, 180, 180)) for x, y in [(24, 30), (48, 30), (36, 50)])),
+    "two sizes (a 9 melted to a blob, a dot below)": _marks(_dot(24, 30, 5), _dot(48, 60, 9)),
+    "too big (a number melted to a blob)": _marks(_dot(22, 28, 14), _dot(50, 68, 14)),
+    "not solid (rings: 0s)": _marks(*(lambda c, x=x, y=y: cv2.circle(c, (x, y), 8, (20, 20, 20), 3, cv2.LINE_AA)
+                                      for x, y in [(22, 28), (50, 68)])),
+    "not round (bars: 1s)": _marks(*(lambda c, x=x, y=y: cv2.rectangle(c, (x, y), (x + 4, y + 16), (20, 20, 20), -1)
+                                     for x, y in [(20, 20), (48, 60)])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_PIPS))
+def test_marks_that_break_one_rule_of_pips_are_no_pips(name: str) -> None:
+    assert not shows_pips(NOT_PIPS[name])
+
+
+def test_the_marks_that_break_one_rule_are_pips_once_it_is_kept() -> None:
+    # the same drawings, but for the one rule: pips (so each case above tests its own rule)
+    assert shows_pips(_marks(_dot(24, 30, 8), _dot(48, 60, 8)))
+    assert shows_pips(_marks(*(_dot(x, y, 6) for x, y in [(24, 30), (48, 30), (36, 50)])))
 
 
 def test_an_unsure_read_of_a_die_is_no_tile_and_a_sure_read_is_left_alone() -> None:
-    photo = np.full((300, 300, 3), (40, 80, 140), np.uint8)
-    face = cv2.resize(die_crop(5), (72, 96))[8:-8, 6:-6]
-    photo[100:100 + face.shape[0], 100:100 + face.shape[1]] = face
-    box = np.array([[[94, 92], [166, 92], [166, 188], [94, 188]]], np.float32)
-    found = TileDetections.from_corners(box, np.ones(1, np.float32))
+    photo, found = _die_photo()
     unsure = reader_answering(READER_CLASSES, k5=0.5, k7=0.5)
     read = unsure.read(photo, found)
     assert read.labels == (NOT_A_TILE,)
     assert not read.counted_as_tiles(UNCERTAIN_BELOW).any()
     sure = reader_answering(READER_CLASSES, k5=0.95, k7=0.05)
     assert sure.read(photo, found).labels == ("k5",)
+    # a read that may be a joker is never refused: a joker's eyes and nose can pass for pips
+    joker = reader_answering(READER_CLASSES, Jk=0.3, k5=0.4, k7=0.3)
+    assert joker.read(photo, found).labels == ("k5",)
+    # a reader without a "none" answer reads it as it can
+    old = reader_answering(TILE_CLASSES, k5=0.5, k7=0.5)
+    assert old.read(photo, found).labels[0] in ("k5", "k7")
+
+
+def _die_photo() -> tuple[np.ndarray, TileDetections]:
+    photo = np.full((300, 300, 3), (40, 80, 140), np.uint8)
+    face = cv2.resize(die_crop(5), (72, 96))[8:-8, 6:-6]
+    photo[100:100 + face.shape[0], 100:100 + face.shape[1]] = face
+    box = np.array([[[94, 92], [166, 92], [166, 188], [94, 188]]], np.float32)
+    return photo, TileDetections.from_corners(box, np.ones(1, np.float32))
 
 
 @pytest.mark.skipif(not SAMPLES.is_dir(), reason="the bundled sample photos")
