@@ -20,10 +20,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.positions import PRESET_CLASSES, deal  # noqa: E402
-from benchmarks.solver import rules_of  # noqa: E402
 from rummi.engine.solver import solve, specials  # noqa: E402
 from rummi.engine.solver.turn import Objective  # noqa: E402
+
+from benchmarks.positions import PRESET_CLASSES, deal  # noqa: E402
+from benchmarks.solver import rules_of  # noqa: E402
 
 CLASS = "twist: mid-game, special joker on the table"
 
