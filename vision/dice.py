@@ -4,8 +4,8 @@ Dice lie on many game tables, and the finder, which learnt "a small light rectan
 print", boxes them; the reader, which knows numbers, reads their pips as a number it is unsure
 of (a 5 as k7, a 2 as k1), so a die became a flagged phantom tile in scores and hints (15 per
 100 generated table scenes with the finder of issue 15; a reader retrained on mined dice crops
-did not learn to refuse them). Pips are what no tile face has: two or more round, solid, dark
-dots of one size and nothing else printed. A digit is one stroke that is not round (or a ring,
+did not learn to refuse them). Pips are what no tile face has: two or more round, solid,
+hard-printed dots of one size and nothing else printed. A digit is one stroke that is not round (or a ring,
 an 8's loops, a 1's bar), a two-digit number two strokes of which at least one is not round,
 the Pressman print's dot under a 6 or 9 sits beside a digit, a joker's eyes beside its face.
 
@@ -41,8 +41,8 @@ MAX_SIZE_SPREAD = 2.5
 MIN_PIP_CONTRAST = 90.0
 #: A pip is small on the face: at most this share of the crop (a blurred number is bigger).
 MAX_PIP_SHARE = 0.05
-#: Pips off one row and one column: their centres spread this share of a pip's width at least, both
-#: across and along the crop.
+#: Pips off one row and one column: their centres spread this share of a pip's width at
+#: least, both across and along the crop.
 MIN_PATTERN_SPREAD = 0.7
 
 
@@ -77,6 +77,7 @@ def shows_pips(crop_bgr: np.ndarray) -> bool:
 
 
 def _is_pip(mask: np.ndarray, area: float) -> bool:
+    """Whether one mark (``mask``, ``area`` pixels) is solid and round, as a pip is."""
     contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     outline = max(contours, key=cv2.contourArea)
     hull = cv2.contourArea(cv2.convexHull(outline))

@@ -1221,10 +1221,10 @@ def _bounder(
     return bound
 
 
-#: How many kinds of table tiles the rests of one family take alike (:func:`_family_of`). A family of
-#: every rest taking the same rack tiles (depth 0) lets its walk place or leave every table
-#: tile some rest takes: loose (it plays whole racks no rest can) and slow (a Twist hint's dozen
-#: such walks cost more than the rests they settled). With the best play known, on the Twist
+#: How many kinds of table tiles the rests of one family take alike (:func:`_family_of`). A
+#: family of every rest taking the same rack tiles (depth 0) lets its walk place or leave every
+#: table tile some rest takes: loose (it plays whole racks no rest can) and slow (a Twist hint's
+#: dozen such walks cost more than the rests they settled). With the best play known, on the Twist
 #: class's seeds 23 and 6: depth 0 settles 159 and 285 of their 654 and 670 rests in about
 #: 240 ms, depth 1 607 and 569 in 35 and 28 ms, depth 2 640 and 657 in 69 and 51 ms. The
 #: whole search, seeds 0-29 (cpu, best of 3, twice): depth 1 median 48 ms, sum 1.6 s, worst
@@ -1240,14 +1240,15 @@ def _family_of(key: tuple) -> tuple:
 
 
 def _family_bounds(
-    pos: Position, opened: bool, objective: Objective, rests: dict[tuple, list], cache: dict | None = None,
+    pos: Position, opened: bool, objective: Objective, rests: dict[tuple, list], cache: dict | None = None
 ) -> Callable[[tuple, tuple[int, int, int]], tuple[int, int, int] | None] | None:
     """The bound of each rest's family (:class:`FamilyBound`: the rests whose special sets take
-    the same rack tiles and the same first table tile, :func:`_family_of`) on the
-    whole play's score, given the best score so far (its walks prune below what the family
-    must reach to beat it); ``None`` per rest where the family has none. Where the table holds a plain joker (a rest may then hold a table joker, which the
-    relaxation does not model) or before the opening: ``None``. ``cache``: the search's table
-    positions (:func:`_sub_position`): the families share their table's reading."""
+    the same rack tiles and the same first table tile, :func:`_family_of`) on the whole play's
+    score, given the best score so far (its walks prune below what the family must reach to
+    beat it); ``None`` per rest where the family has none. Where the table holds a plain joker
+    (a rest may then hold a table joker, which the relaxation does not model) or before the
+    opening: ``None``. ``cache``: the search's table positions (:func:`_sub_position`): the
+    families share their table's reading."""
     if not opened or any(t.is_joker and not _is_special(t) for s in pos.table_sets_in for t in s):
         return None
     sets = pos.table_sets_in
