@@ -89,8 +89,8 @@ def test_marks_that_break_one_rule_of_pips_are_no_pips(name: str) -> None:
     assert not shows_pips(NOT_PIPS[name])
 
 
-def test_the_marks_that_break_one_rule_are_pips_once_it_is_kept() -> None:
-    # the same drawings, but for the one rule: pips (so each case above tests its own rule)
+def test_marks_drawn_the_same_way_that_keep_every_rule_are_pips() -> None:
+    # the row and the faint case redrawn to keep their rule: pips (the drawings are fair)
     assert shows_pips(_marks(_dot(24, 30, 8), _dot(48, 60, 8)))
     assert shows_pips(_marks(*(_dot(x, y, 6) for x, y in [(24, 30), (48, 30), (36, 50)])))
 
