@@ -310,8 +310,7 @@ class TileReader:
                     or joint_sureness[k] <= max(sureness[i], sureness[j])):
                 continue
             probabilities[i], corners[i] = read[k], joints[k]
-            probabilities[j] = 0.0
-            probabilities[j, 0, self.none_column] = 1.0
+            self._no_tile(probabilities, j)
             taken.update((i, j))
 
     def _weigh_by_ink(self, image_bgr: np.ndarray, corners: np.ndarray, probabilities: np.ndarray) -> None:
@@ -340,8 +339,12 @@ class TileReader:
         jokers = probabilities[..., self.joker_columns].sum(axis=(1, 2))
         for i in np.flatnonzero((self._sureness(probabilities) < SURE_ENOUGH) & (jokers < JOKER_NOT_A_DIE)):
             if shows_pips(self.crop(image_bgr, corners[i])):
-                probabilities[i] = 0.0
-                probabilities[i, 0, self.none_column] = 1.0
+                self._no_tile(probabilities, i)
+
+    def _no_tile(self, probabilities: np.ndarray, i: int) -> None:
+        """Box ``i`` read surely as no tile, in place (a reader with a "none" answer only)."""
+        probabilities[i] = 0.0
+        probabilities[i, 0, self.none_column] = 1.0
 
     def _jokers_merged(self, probabilities: np.ndarray) -> np.ndarray:
         """The probabilities with the joker's colours added up into the first joker column

@@ -1255,7 +1255,13 @@ def _family_bounds(
     holds = [any(_is_special(t) for t in s) for s in sets]
     # the numbered tiles every rest places, but for those its special sets take: the table's
     # sets without a special joker, and the broken ones with one (their tiles left loose)
-    base = Counter(t for k, s in enumerate(sets) if not holds[k] for t in s)
+    # (by index: a position's index depends on the edition only, so the families' relaxed
+    # positions share ``pos``'s)
+    base = [0] * pos.size
+    for k, s in enumerate(sets):
+        if not holds[k]:
+            for t in s:
+                base[pos.index(t)] += 1
     specials_at = [k for k, held in enumerate(holds) if held]
     core = [s for k, s in enumerate(sets) if not holds[k]]  # the old sets every family's walk may keep
     keys_of: dict[tuple, list[tuple]] = {}
@@ -1263,19 +1269,13 @@ def _family_bounds(
         keys_of.setdefault(_family_of(key), []).append(key)
     made: dict[tuple, tuple[FamilyBound, tuple[int, int]]] = {}
 
-    counted: list[list[int]] = []  # ``base`` by the relaxed positions' index, made once
-
-    def table_range(keys: list[tuple], relaxed: Position) -> tuple[list[int], list[int]]:
-        """The fewest and the most numbered table tiles of each kind (by ``relaxed``'s index)
-        that a rest of ``keys`` must place: all a family bound reads of its rests' tables.
+    def table_range(keys: list[tuple]) -> tuple[list[int], list[int]]:
+        """The fewest and the most numbered table tiles of each kind (by index) that a rest of
+        ``keys`` must place: all a family bound reads of its rests' tables.
         Each rest's table is ``base`` and a few tiles more (its broken sets') or fewer (those
         its special sets take), so only those kinds are compared across the rests, in plain
         dicts (``base`` copied per rest, then a Counter per rest, were most of making a
         family's bound)."""
-        if not counted:
-            counted.append([0] * relaxed.size)
-            for t, n in base.items():
-                counted[0][relaxed.index(t)] += n
         deltas = []
         for key in keys:
             delta: dict[Tile, int] = {}
@@ -1287,10 +1287,10 @@ def _family_bounds(
                 if not t.is_joker:
                     delta[t] = delta.get(t, 0) - 1
             deltas.append(delta)
-        low, high = list(counted[0]), list(counted[0])
+        low, high = list(base), list(base)
         for t in set().union(*deltas):
             changes = [delta.get(t, 0) for delta in deltas]
-            i = relaxed.index(t)
+            i = pos.index(t)
             low[i] += min(changes)
             high[i] += max(changes)
         return low, high
@@ -1308,7 +1308,7 @@ def _family_bounds(
         mine = part_score(pos, list(rack), objective)[:2]
         # the fewest and the most of each kind stand for every rest's table: the bound reads
         # only those (its must-place counts and its spares)
-        return FamilyBound(pos, left, table_range(keys, relaxed), core, objective, relaxed), mine
+        return FamilyBound(pos, left, table_range(keys), core, objective, relaxed), mine
 
     def family(key: tuple, best: tuple[int, int, int]) -> tuple[int, int, int] | None:
         """The bound of ``key``'s family on the whole play: its rack tiles, the walk's best
