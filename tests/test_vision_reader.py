@@ -414,3 +414,17 @@ def test_a_second_box_on_a_sheared_tile_does_not_hide_its_face(shipped_reader: T
     doubled = np.concatenate([boxes, boxes[[15, 3]] + 3.0])
     read = shipped_reader.read(tilted, TileDetections.from_corners(doubled, np.ones(len(doubled))))
     assert [read.labels[i] for i in (3, 15)] == [tiles[3], tiles[15]]
+
+
+def test_each_folder_weighs_the_same_and_a_joker_as_many_times_as_asked() -> None:
+    labels = training.LABELS
+    tiles = np.array([labels.index(n) for n in ("k1", "k2", "J", "Jr", "b5", "r9", "o3", "J")])
+    source = np.array([0, 0, 0, 0, 1, 1, 1, 1])  # folder 0: 2 tiles, 2 jokers; folder 1: 3 tiles, 1 joker
+    crops = training.CropSet(np.zeros((8, 96, 72, 3), np.uint8), tiles, np.ones(8, bool), source)
+    plain = training.draw_weights(crops)
+    assert np.allclose(plain, [1 / 8] * 4 + [1 / 8] * 4)
+    weighted = training.draw_weights(crops, joker_weight=4.0)
+    assert np.isclose(weighted.sum(), 1.0)
+    assert np.isclose(weighted[source == 0].sum(), 0.5) and np.isclose(weighted[source == 1].sum(), 0.5)
+    assert np.isclose(weighted[2], 4 * weighted[0]) and np.isclose(weighted[3], 4 * weighted[1])
+    assert np.isclose(weighted[7], 4 * weighted[4]) and np.isclose(weighted[4], weighted[6])

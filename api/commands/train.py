@@ -70,6 +70,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "starting from scratch; its BatchNorms stay frozen")
     reader.add_argument("--lr", type=float, default=3e-3,
                         help="peak learning rate of the one-cycle schedule (default 3e-3; lower to fine-tune)")
+    reader.add_argument("--joker-weight", type=float, default=1.0,
+                        help="draw joker crops this many times their share within each folder (default 1)")
     _common(reader, TRAINED_DIR / "tile-reader")
     reader.set_defaults(func=_train_reader)
 
@@ -145,7 +147,8 @@ def _train_reader(args: argparse.Namespace) -> int:
 
     record = train_reader(args.data, args.out, epochs=args.epochs, batch=args.batch, seed=args.seed,
                           threads=args.threads, epoch_size=args.epoch_size, scenes=args.scenes,
-                          init=args.init, lr=args.lr, command=_command_line())
+                          init=args.init, lr=args.lr, joker_weight=args.joker_weight,
+                          command=_command_line())
     metrics = {k: v for k, v in record.metrics.items() if k != "history"}
     print(f"wrote {args.out}/model.onnx in {record.train_seconds} s: {metrics}")
     return 0

@@ -46,6 +46,8 @@ LABELS: tuple[str, ...] = READER_CLASSES + ("J",)
 #: ACCEPTED[label, answer]: the answers that are right for a crop of that label.
 ACCEPTED: np.ndarray = np.eye(len(LABELS), len(TILE_NAMES), dtype=bool)
 ACCEPTED[LABELS.index("J"), [TILE_NAMES.index(c) for c in JOKER_COLOURS]] = True
+#: The labels that are a joker (of a known colour or not).
+JOKER_LABELS: tuple[int, ...] = tuple(LABELS.index(c) for c in (*JOKER_COLOURS, "J"))
 INPUT_WH: tuple[int, int] = (48, 64)
 CROP_WH: tuple[int, int] = CROP_SIZE
 UNSURE_ORIENTATION = 0.1
@@ -429,6 +431,18 @@ def evaluate(model: Any, torch: Any, crops: CropSet, batch: int = 256) -> dict[s
             "none_recall": none_right / max(1, none_total)}
 
 
+def draw_weights(crops: CropSet, joker_weight: float = 1.0) -> np.ndarray:
+    """How likely each crop is drawn into an epoch (summing to 1). Every folder weighs the
+    same, so a big generated set does not drown the real one; within a folder a joker weighs
+    ``joker_weight`` times any other crop."""
+    weights = np.where(np.isin(crops.tiles, JOKER_LABELS), joker_weight, 1.0)
+    folders = np.unique(crops.source)
+    for number in folders:
+        mine = crops.source == number
+        weights[mine] /= weights[mine].sum() * len(folders)
+    return weights
+
+
 def load_onnx_weights(model: Any, torch: Any, path: Path) -> None:
     """Put the weights of a reader written by ``export_onnx`` (the shipped ``model.onnx``) into
     ``build_model()``'s modules, so a training run can fine-tune it instead of starting from
@@ -516,12 +530,16 @@ def export_onnx(model: Any, torch: Any, out_dir: Path) -> None:
 
 def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, batch: int = 64, seed: int = 0,
                  threads: int = 1, command: str = "", epoch_size: int = 3000,
-                 scenes: Sequence[Path] = (), init: Path | None = None, lr: float = 3e-3) -> TrainingRecord:
+                 scenes: Sequence[Path] = (), init: Path | None = None, lr: float = 3e-3,
+                 joker_weight: float = 1.0) -> TrainingRecord:
     """``scenes``: dataset roots whose photos also give crops through jittered boxes (a third
     of every batch), as the finder's boxes are never exactly the labelled outline. ``init``: a
     reader's ``model.onnx`` to start from (``load_onnx_weights``; its BatchNorms stay frozen)
     instead of random weights; ``lr``: the one-cycle schedule's peak learning rate (lower to
-    fine-tune, so the start is not forgotten)."""
+    fine-tune, so the start is not forgotten). ``joker_weight``: how many times its share a joker
+    crop is drawn within its folder: the joker is the rarest answer (2 tiles of 106) and the
+    costliest to misread (30 points), and a reader that saw too few of a new print's jokers reads
+    them as the 12 they resemble."""
     import torch
 
     torch.set_num_threads(threads)
@@ -530,11 +548,7 @@ def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, ba
     train, val = load_crops(folders, "train"), load_crops(folders, "val")
     print(f"reader: {len(train.tiles)} train crops, {len(val.tiles)} val crops from {len(folders)} folder(s)",
           file=sys.stderr)
-    # Every folder weighs the same per epoch, so a big generated set does not drown the real one.
-    weights = np.ones(len(train.tiles))
-    for number in np.unique(train.source):
-        weights[train.source == number] = 1.0 / (train.source == number).sum()
-    weights /= weights.sum()
+    weights = draw_weights(train, joker_weight)
     per_epoch = epoch_size
     scene_tiles = [load_scene_tiles(root, "train") for root in scenes]
     if scene_tiles:
