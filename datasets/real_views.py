@@ -14,7 +14,11 @@ sessions stay unseen. Each photo gives ``views`` new images, each either
   frame on a plain border, or cut to the rectangle inside the view (no border, tiles cut at
   the edges), or
 - **a close-up**: a window 40-70 % of the photo's width and height, tiles 1.4 to 2.5 times as
-  big in the frame.
+  big in the frame;
+
+or, with ``--steep``, every view **a steep tilt**: 40-60 degrees about either axis, through a
+phone or tele lens (35-75 degrees wide), fitted or cut as above: a close-up from low across the
+table, the view that boxed tiles worst (the benchmark's 50 degree side tilt).
 
 The train photos next to each held-out block (the last ``NEAR_HELD_OUT`` numbers before a
 session's first held-out one) give no views: neighbouring numbers are near-copies of the
@@ -25,6 +29,7 @@ around it) when at least half its face shows, and left out otherwise: under half
 neither a tile to find nor one to read, the same line the robustness benchmark counts by.
 
     .venv/bin/python -m rummi.datasets.real_views --real data/real/obb --out data/realviews --views 4 --seed 0
+    .venv/bin/python -m rummi.datasets.real_views --real data/real/obb --out data/steepviews --views 2 --seed 1 --steep
 """
 
 from __future__ import annotations
@@ -43,6 +48,13 @@ from rummi.datasets.sessions import session_of
 MIN_SHOWN_FRACTION = 0.5
 #: Train photos this close (in running number) before a session's held-out block give no views.
 NEAR_HELD_OUT = 2
+#: The phone's turn (degrees) and the lens's horizontal field of view (degrees) of a tilted
+#: view, and of a steep one (``--steep``).
+TILT_DEGREES, TILT_FOV = (15.0, 40.0), (60.0, 75.0)
+STEEP_DEGREES, STEEP_FOV = (40.0, 60.0), (35.0, 75.0)
+#: The far edge of the view at most this many degrees off the table's normal (turn plus half
+#: the lens's width): nearer 90 the far side of the photo stretches towards the horizon.
+MAX_VIEW_ANGLE = 80.0
 
 
 @dataclass
@@ -116,17 +128,23 @@ def clip_to_frame(quads: np.ndarray, width: int, height: int) -> np.ndarray:
     return np.array(kept, np.float64).reshape(-1, 4, 2)
 
 
-def tilted_view(rng: np.random.Generator, image: np.ndarray, quads: np.ndarray) -> View:
+def tilted_view(rng: np.random.Generator, image: np.ndarray, quads: np.ndarray, steep: bool = False) -> View:
+    """The photo seen with the phone turned: 15-40 degrees through a phone lens, or
+    ``steep``: 40-60 degrees through a phone or a tele lens (horizontal field of view 35-75
+    degrees), about either axis as often (a player's close-up from low across the table)."""
     h, w = image.shape[:2]
-    degrees = float(rng.uniform(15, 40)) * float(rng.choice([-1, 1]))
-    axis = "x" if rng.random() < 0.7 else "y"
-    matrix = tilt_matrix(w, h, degrees, axis, float(rng.uniform(60, 75)))
+    degrees = float(rng.uniform(*STEEP_DEGREES if steep else TILT_DEGREES))
+    sign = float(rng.choice([-1, 1]))
+    axis = "x" if rng.random() < (0.5 if steep else 0.7) else "y"
+    low, high = STEEP_FOV if steep else TILT_FOV
+    fov = float(rng.uniform(low, max(low, min(high, 2 * (MAX_VIEW_ANGLE - degrees)))))
+    matrix = tilt_matrix(w, h, sign * degrees, axis, fov)
     moved = _moved(matrix, _frame(w, h))
     if rng.random() < 0.5:  # the whole view fitted back on a plain border
         out_w, out_h = w, h
         fit = fit_in_frame(moved, w, h)
         border = tuple(int(v) for v in rng.integers(0, 256, 3))
-        kind = "tilt-fitted"
+        kind = "steep-fitted" if steep else "tilt-fitted"
     else:  # the rectangle inside the view: no border, tiles cut at its edges
         x0, x1 = max(moved[0, 0], moved[3, 0]), min(moved[1, 0], moved[2, 0])
         y0, y1 = max(moved[0, 1], moved[1, 1]), min(moved[2, 1], moved[3, 1])
@@ -134,7 +152,7 @@ def tilted_view(rng: np.random.Generator, image: np.ndarray, quads: np.ndarray) 
         out_w, out_h = int((x1 - x0) * scale), int((y1 - y0) * scale)
         fit = np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale], [0, 0, 1]])
         border = (0, 0, 0)
-        kind = "tilt-inside"
+        kind = "steep-inside" if steep else "tilt-inside"
     matrix = fit @ matrix
     warped = cv2.warpPerspective(image, matrix, (out_w, out_h), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=border)
@@ -150,7 +168,9 @@ def closeup_view(rng: np.random.Generator, image: np.ndarray, quads: np.ndarray)
     return View(crop, clip_to_frame(quads - np.array([x0, y0], np.float64), cw, ch), "closeup")
 
 
-def make_view(rng: np.random.Generator, image: np.ndarray, quads: np.ndarray) -> View:
+def make_view(rng: np.random.Generator, image: np.ndarray, quads: np.ndarray, steep: bool = False) -> View:
+    if steep:
+        return tilted_view(rng, image, quads, steep=True)
     return tilted_view(rng, image, quads) if rng.random() < 0.6 else closeup_view(rng, image, quads)
 
 
@@ -174,9 +194,10 @@ def next_to_held_out(train: list[Path], held_out: list[Path], near: int = NEAR_H
     return close
 
 
-def write_views(real_obb: Path, out_dir: Path, views: int, seed: int) -> dict:
+def write_views(real_obb: Path, out_dir: Path, views: int, seed: int, steep: bool = False) -> dict:
     """Write ``views`` derived images per train photo of ``real_obb`` as an OBB dataset in
-    ``out_dir/obb`` (train split only, less the photos next to a held-out block); returns the manifest."""
+    ``out_dir/obb`` (train split only, less the photos next to a held-out block); ``steep``:
+    every view a steep tilt. Returns the manifest."""
     real_obb, out_dir = Path(real_obb).resolve(), Path(out_dir).resolve()
     photos = sorted((real_obb / "images" / "train").glob("*.jpg"))
     if not photos:
@@ -199,7 +220,7 @@ def write_views(real_obb: Path, out_dir: Path, views: int, seed: int) -> dict:
         quads = read_obb_labels(real_obb / "labels" / "train" / (photo.stem + ".txt"), w, h)
         rng = np.random.default_rng([seed, number])
         for k in range(views):
-            view = make_view(rng, image, quads)
+            view = make_view(rng, image, quads, steep)
             name = f"{photo.stem}-v{k}"
             cv2.imwrite(str(images_dir / f"{name}.jpg"), view.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
             vh, vw = view.image.shape[:2]
@@ -215,9 +236,9 @@ def write_views(real_obb: Path, out_dir: Path, views: int, seed: int) -> dict:
     used = len(photos) - len(skipped)
     manifest = {"kind": "real-views", "source": str(real_obb), "photos": used, "views_per_photo": views,
                 "skipped_next_to_held_out": sorted(p.name for p in skipped),
-                "seed": seed, "images": used * views, "tiles": tiles, "by_kind": counts,
+                "seed": seed, "steep": steep, "images": used * views, "tiles": tiles, "by_kind": counts,
                 "command": f"python -m rummi.datasets.real_views --real {real_obb} --out {out_dir} "
-                           f"--views {views} --seed {seed}"}
+                           f"--views {views} --seed {seed}" + (" --steep" if steep else "")}
     (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 
@@ -228,9 +249,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="output folder, e.g. data/realviews")
     parser.add_argument("--views", type=int, default=4, help="derived images per train photo")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--steep", action="store_true",
+                        help="every view a steep tilt (40-60 degrees, lens 35-75 degrees wide) instead")
     args = parser.parse_args(argv)
     try:
-        manifest = write_views(args.real, args.out, args.views, args.seed)
+        manifest = write_views(args.real, args.out, args.views, args.seed, args.steep)
     except DatasetError as error:
         print(f"error: {error}")
         return 1

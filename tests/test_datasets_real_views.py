@@ -72,6 +72,30 @@ def test_tilted_view_moves_labels_with_the_pixels(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
+def test_a_steep_view_turns_40_to_60_degrees_and_keeps_its_far_edge_off_the_horizon(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rummi.datasets.real_views as real_views
+
+    turns: list[tuple[float, float]] = []
+    original = real_views.tilt_matrix
+
+    def recorded(width: int, height: int, degrees: float, axis: str, fov_degrees: float) -> np.ndarray:
+        turns.append((degrees, fov_degrees))
+        return original(width, height, degrees, axis, fov_degrees)
+
+    monkeypatch.setattr(real_views, "tilt_matrix", recorded)
+    image, quads = _tiles_photo()
+    view = tilted_view(np.random.default_rng(seed), image, quads, steep=True)
+    assert view.kind in ("steep-fitted", "steep-inside")
+    (degrees, fov), = turns
+    assert 40 <= abs(degrees) <= 60 and 35 <= fov <= 75
+    assert abs(degrees) + fov / 2 <= real_views.MAX_VIEW_ANGLE + 1e-9
+    assert 1 <= len(view.quads) <= len(quads)
+    _labels_on_tiles(view.image, view.quads)
+
+
+@pytest.mark.parametrize("seed", range(6))
 def test_closeup_keeps_tiles_that_mostly_show(seed: int) -> None:
     image, quads = _tiles_photo()
     view = closeup_view(np.random.default_rng(seed), image, quads)

@@ -75,8 +75,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _common(reader, TRAINED_DIR / "tile-reader")
     reader.set_defaults(func=_train_reader)
 
-    blend = which.add_parser("blend", help="a fine-tuned reader averaged with the one it started from")
-    blend.add_argument("tuned", type=Path, help="the fine-tuned model's folder (rummi train reader --init)")
+    blend = which.add_parser("blend", help="a fine-tuned model (reader or finder) averaged with the one it started from")
+    blend.add_argument("tuned", type=Path, help="the fine-tuned model's folder (rummi train reader or detector --init)")
     blend.add_argument("start", type=Path, help="the folder of the model it started from")
     blend.add_argument("--weight", type=float, default=0.5,
                        help="the tuned model's share of every weight (default 0.5; 1: the tuned model)")

@@ -1,4 +1,4 @@
-"""Blend a fine-tuned reader with the reader it started from: one weight between the two.
+"""Blend a fine-tuned model with the model it started from: one weight between the two.
 
     rummi train blend trained/tile-reader models/tile-reader --weight 0.5 --out trained/tile-reader-blend
 
@@ -12,8 +12,11 @@ points between them are good models too, and less tied to the fine-tuning's own 
 The blend is taken over the ONNX files themselves: every float initializer ``w`` becomes
 ``weight * tuned + (1 - weight) * start``. Both files must be the same graph (the same
 operations and initializer names and shapes, as ``export_onnx`` writes for one architecture);
-their BatchNorms are folded into the convs, and the fine-tuning kept them frozen, so a folded
-weight is the learnt one times a scale close to the start's.
+their BatchNorms are folded into the convs, and the reader's fine-tuning kept them frozen, so
+a folded weight is the learnt one times a scale close to the start's. The finder's fine-tuning
+(ultralytics) trains its BatchNorms, so a blend of two finders is not exactly a network between
+the two trained ones; it is measured in the whole pipeline like any model (docs/vision.md,
+"Steep views for the finder": blends measured, none shipped).
 """
 
 from __future__ import annotations
