@@ -428,3 +428,5 @@ def test_each_folder_weighs_the_same_and_a_joker_as_many_times_as_asked() -> Non
     assert np.isclose(weighted[source == 0].sum(), 0.5) and np.isclose(weighted[source == 1].sum(), 0.5)
     assert np.isclose(weighted[2], 4 * weighted[0]) and np.isclose(weighted[3], 4 * weighted[1])
     assert np.isclose(weighted[7], 4 * weighted[4]) and np.isclose(weighted[4], weighted[6])
+    with pytest.raises(ValueError, match="positive"):
+        training.draw_weights(crops, joker_weight=0.0)

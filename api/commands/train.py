@@ -137,6 +137,8 @@ def _blend(args: argparse.Namespace) -> int:
 
 
 def _train_reader(args: argparse.Namespace) -> int:
+    if not args.joker_weight > 0:
+        raise ValueError(f"--joker-weight must be a positive number, not {args.joker_weight}")
     if args.init is not None and not args.init.is_file():
         raise FileNotFoundError(f"{args.init}: no such model.onnx to start from")
     for folder in args.data:

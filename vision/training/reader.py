@@ -434,7 +434,9 @@ def evaluate(model: Any, torch: Any, crops: CropSet, batch: int = 256) -> dict[s
 def draw_weights(crops: CropSet, joker_weight: float = 1.0) -> np.ndarray:
     """How likely each crop is drawn into an epoch (summing to 1). Every folder weighs the
     same, so a big generated set does not drown the real one; within a folder a joker weighs
-    ``joker_weight`` times any other crop."""
+    ``joker_weight`` times any other crop (a positive number: 0 would leave jokers out)."""
+    if not (np.isfinite(joker_weight) and joker_weight > 0):
+        raise ValueError(f"the joker weight must be a positive number, not {joker_weight}")
     weights = np.where(np.isin(crops.tiles, JOKER_LABELS), joker_weight, 1.0)
     folders = np.unique(crops.source)
     for number in folders:
