@@ -17,7 +17,8 @@ sessions stay unseen. Each photo gives ``views`` new images, each either
   big in the frame;
 
 or, with ``--steep``, every view **a steep tilt**: 40-60 degrees about either axis, through a
-phone or tele lens (35-75 degrees wide), fitted or cut as above: a close-up from low across the
+phone or tele lens (35-75 degrees wide, narrower where the far edge would pass 80 degrees),
+fitted or cut as above (fitted where the inside is a sliver): a close-up from low across the
 table, the view that boxed tiles worst (the benchmark's 50 degree side tilt).
 
 The train photos next to each held-out block (the last ``NEAR_HELD_OUT`` numbers before a
@@ -50,11 +51,17 @@ MIN_SHOWN_FRACTION = 0.5
 NEAR_HELD_OUT = 2
 #: The phone's turn (degrees) and the lens's horizontal field of view (degrees) of a tilted
 #: view, and of a steep one (``--steep``).
-TILT_DEGREES, TILT_FOV = (15.0, 40.0), (60.0, 75.0)
-STEEP_DEGREES, STEEP_FOV = (40.0, 60.0), (35.0, 75.0)
-#: The far edge of the view at most this many degrees off the table's normal (turn plus half
-#: the lens's width): nearer 90 the far side of the photo stretches towards the horizon.
+TILT_DEGREES = (15.0, 40.0)
+TILT_FOV = (60.0, 75.0)
+STEEP_DEGREES = (40.0, 60.0)
+STEEP_FOV = (35.0, 75.0)
+#: A steep view's far edge at most this many degrees off the table's normal (the turn plus the
+#: lens's half-angle along it; narrower lenses where needed, :func:`widest_lens`): nearer 90 the
+#: far side of the photo stretches towards the horizon.
 MAX_VIEW_ANGLE = 80.0
+#: A steep view's inside rectangle kept only when its short side is at least this share of its
+#: long one; else the view is fitted whole (at 50-60 degrees the inside is often a sliver).
+MIN_INSIDE_ASPECT = 0.5
 
 
 @dataclass
@@ -137,17 +144,23 @@ def tilted_view(rng: np.random.Generator, image: np.ndarray, quads: np.ndarray, 
     sign = float(rng.choice([-1, 1]))
     axis = "x" if rng.random() < (0.5 if steep else 0.7) else "y"
     low, high = STEEP_FOV if steep else TILT_FOV
-    fov = float(rng.uniform(low, max(low, min(high, 2 * (MAX_VIEW_ANGLE - degrees)))))
+    if steep:  # a lens narrow enough that the far edge stays MAX_VIEW_ANGLE off the normal
+        high = min(high, widest_lens(w, h, degrees, axis))
+        low = min(low, high)
+    fov = float(rng.uniform(low, high))
     matrix = tilt_matrix(w, h, sign * degrees, axis, fov)
     moved = _moved(matrix, _frame(w, h))
-    if rng.random() < 0.5:  # the whole view fitted back on a plain border
+    x0, x1 = max(moved[0, 0], moved[3, 0]), min(moved[1, 0], moved[2, 0])
+    y0, y1 = max(moved[0, 1], moved[1, 1]), min(moved[2, 1], moved[3, 1])
+    inside = rng.random() >= 0.5
+    if steep and min(x1 - x0, y1 - y0) < MIN_INSIDE_ASPECT * max(x1 - x0, y1 - y0):
+        inside = False  # the rectangle inside a steep view is a sliver: fitted whole instead
+    if not inside:  # the whole view fitted back on a plain border
         out_w, out_h = w, h
         fit = fit_in_frame(moved, w, h)
         border = tuple(int(v) for v in rng.integers(0, 256, 3))
         kind = "steep-fitted" if steep else "tilt-fitted"
     else:  # the rectangle inside the view: no border, tiles cut at its edges
-        x0, x1 = max(moved[0, 0], moved[3, 0]), min(moved[1, 0], moved[2, 0])
-        y0, y1 = max(moved[0, 1], moved[1, 1]), min(moved[2, 1], moved[3, 1])
         scale = min(w / (x1 - x0), h / (y1 - y0), 1.5)
         out_w, out_h = int((x1 - x0) * scale), int((y1 - y0) * scale)
         fit = np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale], [0, 0, 1]])
@@ -158,6 +171,16 @@ def tilted_view(rng: np.random.Generator, image: np.ndarray, quads: np.ndarray, 
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=border)
     moved_quads = _moved(matrix, quads.reshape(-1, 2)).reshape(-1, 4, 2) if len(quads) else quads
     return View(warped, clip_to_frame(moved_quads, out_w, out_h), kind)
+
+
+def widest_lens(width: int, height: int, degrees: float, axis: str) -> float:
+    """The widest horizontal field of view (degrees) that keeps a view turned ``degrees``
+    about ``axis`` (``tilt_matrix``'s) within ``MAX_VIEW_ANGLE`` of the table's normal at its
+    far edge: the half-angle that counts is along the turn, the photo's height for a turn
+    about the horizontal axis (larger than the width on a portrait photo)."""
+    along = height if axis == "x" else width
+    half = np.arctan(np.tan(np.radians(MAX_VIEW_ANGLE - degrees)) * width / along)
+    return float(2 * np.degrees(half))
 
 
 def closeup_view(rng: np.random.Generator, image: np.ndarray, quads: np.ndarray) -> View:

@@ -14,6 +14,7 @@ without them.
 from __future__ import annotations
 
 import argparse
+import math
 import shlex
 import sys
 from pathlib import Path
@@ -137,7 +138,7 @@ def _blend(args: argparse.Namespace) -> int:
 
 
 def _train_reader(args: argparse.Namespace) -> int:
-    if not args.joker_weight > 0:
+    if not (math.isfinite(args.joker_weight) and args.joker_weight > 0):
         raise ValueError(f"--joker-weight must be a positive number, not {args.joker_weight}")
     if args.init is not None and not args.init.is_file():
         raise FileNotFoundError(f"{args.init}: no such model.onnx to start from")

@@ -93,7 +93,7 @@ def _record(tuned: Path, start: Path, weight: float, command: str) -> TrainingRe
     base = json.loads(path.read_text()) if path.is_file() else {}
     blended = f"{weight:g} x {tuned} + {1 - weight:g} x {start} (rummi train blend)"
     return TrainingRecord(
-        model=base.get("model", "tile-reader"),
+        model=base.get("model") or _model_name(start),
         command=command + (f"; the tuned model: {base['command']}" if base.get("command") else ""),
         data=f"{blended}; the tuned model's data: {base.get('data', 'unknown')}",
         seed=base.get("seed", 0), epochs=base.get("epochs", 0), imgsz=base.get("imgsz", []),
@@ -102,3 +102,10 @@ def _record(tuned: Path, start: Path, weight: float, command: str) -> TrainingRe
         metrics={"blend_weight": weight,
                  **{f"tuned_{k}": v for k, v in base.get("metrics", {}).items() if k != "history"}},
     )
+
+
+def _model_name(folder: Path) -> str:
+    """The model a folder holds by its ``training.json`` (``tile-finder``, ``tile-reader``), or
+    ``unknown``: the name of a blend whose tuned model has no record of its own."""
+    path = folder / "training.json"
+    return str(json.loads(path.read_text()).get("model", "unknown")) if path.is_file() else "unknown"

@@ -601,7 +601,8 @@ def train_reader(folders: Sequence[Path], out_dir: Path, *, epochs: int = 30, ba
     record = TrainingRecord(
         model="tile-reader", command=command, seed=seed, epochs=epochs,
         data=", ".join(str(f) for f in folders) + "".join(f"; jittered boxes in the photos of {r}" for r in scenes)
-        + (f"; started from {init} (peak learning rate {lr:g})" if init is not None else ""),
+        + (f"; started from {init} (peak learning rate {lr:g})" if init is not None else "")
+        + (f"; jokers drawn {joker_weight:g} times their share in each folder" if joker_weight != 1 else ""),
         imgsz=list(INPUT_WH), architecture="small CNN (vision/training/reader.py build_model)",
         train_seconds=round(train_seconds), machine=machine_description(threads),
         metrics={"val_crops": int(len(val.tiles)), **{k: round(v, 4) for k, v in final.items()},
