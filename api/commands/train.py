@@ -14,7 +14,6 @@ without them.
 from __future__ import annotations
 
 import argparse
-import math
 import shlex
 import sys
 from pathlib import Path
@@ -138,16 +137,15 @@ def _blend(args: argparse.Namespace) -> int:
 
 
 def _train_reader(args: argparse.Namespace) -> int:
-    if not (math.isfinite(args.joker_weight) and args.joker_weight > 0):
-        raise ValueError(f"--joker-weight must be a positive number, not {args.joker_weight}")
+    from rummi.vision.training.reader import check_joker_weight, train_reader  # torch only inside training
+
+    check_joker_weight(args.joker_weight)
     if args.init is not None and not args.init.is_file():
         raise FileNotFoundError(f"{args.init}: no such model.onnx to start from")
     for folder in args.data:
         if not (folder / "train").is_dir():
             raise FileNotFoundError(f"{folder}: expected train/ and val/ class folders (make them with `rummi dataset`)")
     _need("torch", "onnx")
-    from rummi.vision.training.reader import train_reader
-
     record = train_reader(args.data, args.out, epochs=args.epochs, batch=args.batch, seed=args.seed,
                           threads=args.threads, epoch_size=args.epoch_size, scenes=args.scenes,
                           init=args.init, lr=args.lr, joker_weight=args.joker_weight,

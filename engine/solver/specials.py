@@ -1264,9 +1264,10 @@ def _family_bounds(
                 base[pos.index(t)] += 1
     specials_at = [k for k, held in enumerate(holds) if held]
     core = [s for k, s in enumerate(sets) if not holds[k]]  # the old sets every family's walk may keep
+    family_of = {key: _family_of(key) for key in rests}
     keys_of: dict[tuple, list[tuple]] = {}
-    for key in rests:
-        keys_of.setdefault(_family_of(key), []).append(key)
+    for key, name in family_of.items():
+        keys_of.setdefault(name, []).append(key)
     made: dict[tuple, tuple[FamilyBound, tuple[int, int]]] = {}
 
     def table_range(keys: list[tuple]) -> tuple[list[int], list[int]]:
@@ -1314,7 +1315,7 @@ def _family_bounds(
         """The bound of ``key``'s family on the whole play: its rack tiles, the walk's best
         and the sets holding a special joker that the rest's special sets leave as they are
         (kept whole: the walk knows only the sets without one)."""
-        name = _family_of(key)
+        name = family_of[key]
         if name not in made:
             made[name] = made_for(name)
         bound, score = made[name]

@@ -431,12 +431,19 @@ def evaluate(model: Any, torch: Any, crops: CropSet, batch: int = 256) -> dict[s
             "none_recall": none_right / max(1, none_total)}
 
 
+def check_joker_weight(joker_weight: float) -> None:
+    """A :class:`ValueError` unless ``joker_weight`` is a positive finite number (0 would leave
+    jokers out of training, a negative or infinite one breaks the sampler): asked by the
+    command line before the crops load, and by :func:`draw_weights`."""
+    if not (np.isfinite(joker_weight) and joker_weight > 0):
+        raise ValueError(f"the joker weight (--joker-weight) must be a positive number, not {joker_weight}")
+
+
 def draw_weights(crops: CropSet, joker_weight: float = 1.0) -> np.ndarray:
     """How likely each crop is drawn into an epoch (summing to 1). Every folder weighs the
     same, so a big generated set does not drown the real one; within a folder a joker weighs
-    ``joker_weight`` times any other crop (a positive number: 0 would leave jokers out)."""
-    if not (np.isfinite(joker_weight) and joker_weight > 0):
-        raise ValueError(f"the joker weight must be a positive number, not {joker_weight}")
+    ``joker_weight`` times any other crop (:func:`check_joker_weight`)."""
+    check_joker_weight(joker_weight)
     weights = np.where(np.isin(crops.tiles, JOKER_LABELS), joker_weight, 1.0)
     folders = np.unique(crops.source)
     for number in folders:
